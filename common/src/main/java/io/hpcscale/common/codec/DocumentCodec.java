@@ -1,0 +1,273 @@
+package io.hpcscale.common.codec;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.hpcscale.common.model.AgentDocument;
+import io.hpcscale.common.model.Chunk;
+import io.hpcscale.common.model.ClusterLoadDocument;
+import io.hpcscale.common.model.DocumentType;
+import io.hpcscale.common.model.DrainDocument;
+import io.hpcscale.common.model.EventDocument;
+import io.hpcscale.common.model.JobDocument;
+import io.hpcscale.common.model.JobState;
+import io.hpcscale.common.model.NodeJobStatus;
+import io.hpcscale.common.model.Placement;
+import io.hpcscale.common.model.VmDocument;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/** Converts typed ClusterLoad documents to and from their JSON form (schema version 1). */
+public final class DocumentCodec {
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+    public ObjectNode encode(ClusterLoadDocument document) {
+        ObjectNode json = NODES.objectNode();
+        json.put(Fields.ID, document.id());
+        json.put(Fields.TYPE, document.type().wireName());
+        json.put(Fields.POOL_NAME, document.poolName());
+        json.put(Fields.SCHEMA_VERSION, ClusterLoadDocument.SCHEMA_VERSION);
+        if (document instanceof JobDocument job) {
+            encodeJob(job, json);
+        } else if (document instanceof VmDocument vm) {
+            encodeVm(vm, json);
+        } else if (document instanceof DrainDocument drain) {
+            encodeDrain(drain, json);
+        } else if (document instanceof AgentDocument agent) {
+            encodeAgent(agent, json);
+        } else if (document instanceof EventDocument event) {
+            encodeEvent(event, json);
+        }
+        return json;
+    }
+
+    public ClusterLoadDocument decode(JsonNode json) {
+        if (json == null || !json.isObject()) {
+            throw new DocumentFormatException("a stored document is not a JSON object");
+        }
+        FieldReader fields = new FieldReader(json);
+        String typeName = fields.requiredText(Fields.TYPE);
+        DocumentType type = DocumentType.fromWireName(typeName)
+                .orElseThrow(() -> fields.fail(Fields.TYPE, "has an unknown value '" + typeName + "'"));
+        long schemaVersion = fields.number(Fields.SCHEMA_VERSION, ClusterLoadDocument.SCHEMA_VERSION);
+        if (schemaVersion > ClusterLoadDocument.SCHEMA_VERSION) {
+            throw fields.fail(Fields.SCHEMA_VERSION, "is " + schemaVersion
+                    + ", written by a newer hpcscale; upgrade this component");
+        }
+        return switch (type) {
+            case JOBS -> decodeJob(fields);
+            case VMS -> decodeVm(fields);
+            case DRAINS -> decodeDrain(fields);
+            case AGENTS -> decodeAgent(fields);
+            case EVENTS -> decodeEvent(fields);
+            case LEASE -> throw fields.fail(Fields.TYPE, "is lease, which has no typed form");
+        };
+    }
+
+    public <T extends ClusterLoadDocument> T decode(JsonNode json, Class<T> expected) {
+        ClusterLoadDocument document = decode(json);
+        if (!expected.isInstance(document)) {
+            throw new DocumentFormatException(document.type().wireName() + " document '" + document.id()
+                    + "' is not a " + expected.getSimpleName());
+        }
+        return expected.cast(document);
+    }
+
+    public String toJson(JsonNode json) {
+        return json.toString();
+    }
+
+    public ObjectNode parse(String text) {
+        try {
+            JsonNode node = MAPPER.readTree(text);
+            if (!(node instanceof ObjectNode object)) {
+                throw new DocumentFormatException("a stored document is not a JSON object");
+            }
+            return object;
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new DocumentFormatException("a stored document is not valid JSON: " + e.getOriginalMessage());
+        }
+    }
+
+    private static void encodeJob(JobDocument job, ObjectNode json) {
+        json.put(Fields.SCHEDULER_ID, job.schedulerId());
+        json.put(Fields.QUEUE_NAME, job.queueName());
+        json.put(Fields.STATUS, job.status().name());
+        json.put(Fields.NODES, job.nodes());
+        ArrayNode chunks = json.putArray(Fields.CHUNKS);
+        for (Chunk chunk : job.chunks()) {
+            ObjectNode c = chunks.addObject();
+            c.put(Fields.COUNT, chunk.count());
+            c.put(Fields.CPUS, chunk.cpus());
+            c.put(Fields.MEMORY_MB, chunk.memoryMb());
+            c.put(Fields.GPUS, chunk.gpus());
+        }
+        json.put(Fields.PLACEMENT, job.placement().name());
+        json.put(Fields.EXCLUSIVE, job.exclusive());
+        putInstant(json, Fields.SUBMITTED_AT, job.submittedAt());
+        json.put(Fields.AGENT, job.agent());
+    }
+
+    private static JobDocument decodeJob(FieldReader fields) {
+        List<Chunk> chunks = new ArrayList<>();
+        JsonNode chunkArray = fields.node(Fields.CHUNKS);
+        if (chunkArray != null && chunkArray.isArray()) {
+            for (JsonNode c : chunkArray) {
+                FieldReader chunk = new FieldReader(c);
+                try {
+                    chunks.add(new Chunk(chunk.intNumber(Fields.COUNT, 1), chunk.intNumber(Fields.CPUS, 0),
+                            chunk.number(Fields.MEMORY_MB, 0), chunk.intNumber(Fields.GPUS, 0)));
+                } catch (IllegalArgumentException e) {
+                    throw fields.fail(Fields.CHUNKS, "holds an invalid chunk: " + e.getMessage());
+                }
+            }
+        }
+        return new JobDocument(
+                fields.requiredText(Fields.ID),
+                fields.requiredText(Fields.POOL_NAME),
+                fields.requiredText(Fields.SCHEDULER_ID),
+                fields.optionalText(Fields.QUEUE_NAME),
+                jobState(fields.optionalText(Fields.STATUS)),
+                fields.intNumber(Fields.NODES, 1),
+                chunks,
+                placement(fields.optionalText(Fields.PLACEMENT)),
+                fields.bool(Fields.EXCLUSIVE),
+                fields.instant(Fields.SUBMITTED_AT),
+                fields.optionalText(Fields.AGENT));
+    }
+
+    private static void encodeVm(VmDocument vm, ObjectNode json) {
+        json.put(Fields.NAME, vm.name());
+        json.put(Fields.JOB_STATUS, vm.jobStatus().name());
+        json.put(Fields.SCHEDULER_STATE, vm.schedulerState());
+        json.put(Fields.OFFLINE, vm.offline());
+        json.put(Fields.OFFLINE_BY_HPCSCALE, vm.offlineByHpcscale());
+        json.put(Fields.DOWN, vm.down());
+        json.put(Fields.CPUS_TOTAL, vm.cpusTotal());
+        json.put(Fields.CPUS_USED, vm.cpusUsed());
+        json.put(Fields.MEMORY_MB, vm.memoryMb());
+        json.put(Fields.MEMORY_MB_USED, vm.memoryMbUsed());
+        json.put(Fields.GPUS, vm.gpus());
+        json.put(Fields.GPUS_USED, vm.gpusUsed());
+        ArrayNode jobIds = json.putArray(Fields.JOB_IDS);
+        vm.jobIds().forEach(jobIds::add);
+        putInstant(json, Fields.LAST_BUSY_AT, vm.lastBusyAt());
+        putInstant(json, Fields.SEEN_AT, vm.seenAt());
+        putInstant(json, Fields.DRAIN_REQUESTED_AT, vm.drainRequestedAt());
+        json.put(Fields.AGENT, vm.agent());
+    }
+
+    private static VmDocument decodeVm(FieldReader fields) {
+        return new VmDocument(
+                fields.requiredText(Fields.ID),
+                fields.requiredText(Fields.POOL_NAME),
+                fields.requiredText(Fields.NAME),
+                fields.enumValue(Fields.JOB_STATUS, NodeJobStatus.class),
+                fields.optionalText(Fields.SCHEDULER_STATE),
+                fields.bool(Fields.OFFLINE),
+                fields.bool(Fields.OFFLINE_BY_HPCSCALE),
+                fields.bool(Fields.DOWN),
+                fields.intNumber(Fields.CPUS_TOTAL, 0),
+                fields.intNumber(Fields.CPUS_USED, 0),
+                fields.number(Fields.MEMORY_MB, 0),
+                fields.number(Fields.MEMORY_MB_USED, 0),
+                fields.intNumber(Fields.GPUS, 0),
+                fields.intNumber(Fields.GPUS_USED, 0),
+                fields.textList(Fields.JOB_IDS),
+                fields.instant(Fields.LAST_BUSY_AT),
+                fields.instant(Fields.SEEN_AT),
+                fields.instant(Fields.DRAIN_REQUESTED_AT),
+                fields.optionalText(Fields.AGENT));
+    }
+
+    private static void encodeDrain(DrainDocument drain, ObjectNode json) {
+        json.put(Fields.NAME, drain.name());
+        json.put(Fields.REASON, drain.reason());
+        putInstant(json, Fields.REQUESTED_AT, drain.requestedAt());
+    }
+
+    private static DrainDocument decodeDrain(FieldReader fields) {
+        return new DrainDocument(
+                fields.requiredText(Fields.ID),
+                fields.requiredText(Fields.POOL_NAME),
+                fields.requiredText(Fields.NAME),
+                fields.optionalText(Fields.REASON),
+                fields.requiredInstant(Fields.REQUESTED_AT));
+    }
+
+    private static void encodeAgent(AgentDocument agent, ObjectNode json) {
+        json.put(Fields.SCHEDULER, agent.scheduler());
+        json.put(Fields.HOST, agent.host());
+        json.put(Fields.VERSION, agent.version());
+        putInstant(json, Fields.LAST_CYCLE_AT, agent.lastCycleAt());
+        json.put(Fields.CYCLE_MILLIS, agent.cycleMillis());
+        ArrayNode pools = json.putArray(Fields.POOLS);
+        agent.pools().forEach(pools::add);
+        json.put(Fields.LAST_ERROR, agent.lastError());
+        putInstant(json, Fields.LAST_SUCCESS_AT, agent.lastSuccessAt());
+    }
+
+    private static AgentDocument decodeAgent(FieldReader fields) {
+        return new AgentDocument(
+                fields.requiredText(Fields.ID),
+                fields.optionalText(Fields.SCHEDULER),
+                fields.optionalText(Fields.HOST),
+                fields.optionalText(Fields.VERSION),
+                fields.requiredInstant(Fields.LAST_CYCLE_AT),
+                fields.number(Fields.CYCLE_MILLIS, 0),
+                fields.textList(Fields.POOLS),
+                fields.optionalText(Fields.LAST_ERROR),
+                fields.instant(Fields.LAST_SUCCESS_AT));
+    }
+
+    private static void encodeEvent(EventDocument event, ObjectNode json) {
+        putInstant(json, Fields.AT, event.at());
+        json.put(Fields.ACTION, event.action());
+        ArrayNode instances = json.putArray(Fields.INSTANCES);
+        event.instances().forEach(instances::add);
+        json.put(Fields.REASON, event.reason());
+        json.put(Fields.OUTCOME, event.outcome());
+        json.put(Fields.TTL, event.ttlSeconds());
+    }
+
+    private static EventDocument decodeEvent(FieldReader fields) {
+        return new EventDocument(
+                fields.requiredText(Fields.ID),
+                fields.requiredText(Fields.POOL_NAME),
+                fields.requiredInstant(Fields.AT),
+                fields.requiredText(Fields.ACTION),
+                fields.textList(Fields.INSTANCES),
+                fields.optionalText(Fields.REASON),
+                fields.optionalText(Fields.OUTCOME),
+                fields.number(Fields.TTL, 0));
+    }
+
+    private static void putInstant(ObjectNode json, String field, Instant value) {
+        if (value == null) {
+            json.putNull(field);
+        } else {
+            json.put(field, value.toString());
+        }
+    }
+
+    private static JobState jobState(String text) {
+        if (text == null) {
+            return JobState.Unknown;
+        }
+        return Arrays.stream(JobState.values()).filter(s -> s.name().equals(text)).findFirst()
+                .orElse(JobState.Unknown);
+    }
+
+    private static Placement placement(String text) {
+        if (text == null) {
+            return Placement.free;
+        }
+        return Arrays.stream(Placement.values()).filter(p -> p.name().equals(text)).findFirst()
+                .orElse(Placement.free);
+    }
+}

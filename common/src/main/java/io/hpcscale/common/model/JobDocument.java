@@ -1,0 +1,49 @@
+package io.hpcscale.common.model;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One job as the agent last read it: what it asks for and where it stands.
+ *
+ * @param nodes       nodes the job asks for, as the scheduler counts them
+ * @param submittedAt when the job entered its queue, or null when the scheduler does not say
+ * @param agent       id of the agent that writes this document
+ */
+public record JobDocument(
+        String id,
+        String poolName,
+        String schedulerId,
+        String queueName,
+        JobState status,
+        int nodes,
+        List<Chunk> chunks,
+        Placement placement,
+        boolean exclusive,
+        Instant submittedAt,
+        String agent) implements ClusterLoadDocument {
+
+    public JobDocument {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(poolName, "poolName");
+        Objects.requireNonNull(schedulerId, "schedulerId");
+        Objects.requireNonNull(status, "status");
+        Objects.requireNonNull(placement, "placement");
+        chunks = List.copyOf(chunks);
+    }
+
+    @Override
+    public DocumentType type() {
+        return DocumentType.JOBS;
+    }
+
+    /** Total CPUs over all chunks. */
+    public long totalCpus() {
+        return chunks.stream().mapToLong(c -> (long) c.count() * c.cpus()).sum();
+    }
+
+    public int chunkCount() {
+        return chunks.stream().mapToInt(Chunk::count).sum();
+    }
+}

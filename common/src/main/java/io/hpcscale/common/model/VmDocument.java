@@ -1,0 +1,73 @@
+package io.hpcscale.common.model;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One scheduler node as the agent last read it.
+ *
+ * @param schedulerState   the scheduler's own state text, for people
+ * @param offline          the scheduler will not place new jobs on it (PBS offline, Slurm drain)
+ * @param offlineByHpcscale offline, and the mark carries hpcscale's marker
+ * @param down             the scheduler cannot reach the node
+ * @param lastBusyAt       for a busy node, when it became busy; for a free node, when it was last seen busy
+ * @param seenAt           when the agent read the state this document holds
+ * @param drainRequestedAt the {@code RequestedAt} of the drain request the agent had read before it read this
+ *                         state, or null; the scaler stops a drained node only when this matches its request
+ */
+public record VmDocument(
+        String id,
+        String poolName,
+        String name,
+        NodeJobStatus jobStatus,
+        String schedulerState,
+        boolean offline,
+        boolean offlineByHpcscale,
+        boolean down,
+        int cpusTotal,
+        int cpusUsed,
+        long memoryMb,
+        long memoryMbUsed,
+        int gpus,
+        int gpusUsed,
+        List<String> jobIds,
+        Instant lastBusyAt,
+        Instant seenAt,
+        Instant drainRequestedAt,
+        String agent) implements ClusterLoadDocument {
+
+    public VmDocument {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(poolName, "poolName");
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(jobStatus, "jobStatus");
+        jobIds = List.copyOf(jobIds);
+    }
+
+    @Override
+    public DocumentType type() {
+        return DocumentType.VMS;
+    }
+
+    /** No job runs on the node, by either the node's state or its job list. */
+    public boolean idle() {
+        return jobStatus == NodeJobStatus.Free && jobIds.isEmpty();
+    }
+
+    /** Online, reachable, and accepting jobs: its free resources are usable capacity. */
+    public boolean schedulable() {
+        return !offline && !down;
+    }
+
+    public VmDocument withSeenAt(Instant newSeenAt) {
+        return new VmDocument(id, poolName, name, jobStatus, schedulerState, offline, offlineByHpcscale, down,
+                cpusTotal, cpusUsed, memoryMb, memoryMbUsed, gpus, gpusUsed, jobIds, lastBusyAt, newSeenAt,
+                drainRequestedAt, agent);
+    }
+
+    /** Same node state, whenever it was seen. */
+    public boolean sameStateAs(VmDocument other) {
+        return other != null && withSeenAt(null).equals(other.withSeenAt(null));
+    }
+}

@@ -1,0 +1,101 @@
+package io.hpcscale.common.codec;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.hpcscale.common.model.AgentDocument;
+import io.hpcscale.common.model.Chunk;
+import io.hpcscale.common.model.ClusterLoadDocument;
+import io.hpcscale.common.model.DrainDocument;
+import io.hpcscale.common.model.EventDocument;
+import io.hpcscale.common.model.JobDocument;
+import io.hpcscale.common.model.JobState;
+import io.hpcscale.common.model.NodeJobStatus;
+import io.hpcscale.common.model.Placement;
+import io.hpcscale.common.model.VmDocument;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class DocumentCodecTest {
+    private static final Instant T = Instant.parse("2026-11-22T10:15:30.123456789Z");
+    private final DocumentCodec codec = new DocumentCodec();
+
+    static JobDocument job() {
+        return new JobDocument("4716.pbsserver", "pinta00", "4716.pbsserver", "pinta00", JobState.Queued, 2,
+                List.of(new Chunk(2, 16, 32768, 0)), Placement.scatter, true, T, "agent-head-pbs");
+    }
+
+    static VmDocument vm() {
+        return new VmDocument("node1", "pinta00", "node1", NodeJobStatus.Busy, "job-busy", false, false, false, 16,
+                16, 64000, 8192, 0, 0, List.of("4719.pbsserver"), T, T, null, "agent-head-pbs");
+    }
+
+    @Test
+    void roundTripsEveryDocumentType() {
+        List<ClusterLoadDocument> documents = List.of(job(), vm(),
+                DrainDocument.request("pinta00", "node1", "idle 5m", T),
+                new AgentDocument("agent-head-pbs", "pbs", "head", "0.1.0", T, 230, List.of("pinta00"), null, T),
+                new EventDocument("evt-1", "pinta00", T, "start", List.of("vmss_1"), "2 jobs queued", "ok", 86400));
+        for (ClusterLoadDocument document : documents) {
+            ObjectNode json = codec.encode(document);
+            assertEquals(1, json.get("SchemaVersion").asInt());
+            assertEquals(document.type().wireName(), json.get("Type").asText());
+            assertEquals(document, codec.decode(codec.parse(json.toString())));
+        }
+    }
+
+    @Test
+    void writesThePintaScalerFieldNames() {
+        ObjectNode json = codec.encode(job());
+        for (String field : List.of("id", "Type", "PoolName", "SchedulerId", "QueueName", "Status", "Nodes", "Chunks",
+                "Placement", "Exclusive", "SubmittedAt", "Agent")) {
+            assertTrue(json.has(field), field);
+        }
+        ObjectNode vm = codec.encode(vm());
+        for (String field : List.of("Name", "JobStatus", "SchedulerState", "Offline", "OfflineByHpcscale", "Down",
+                "CpusTotal", "CpusUsed", "MemoryMb", "Gpus", "JobIds", "LastBusyAt", "SeenAt")) {
+            assertTrue(vm.has(field), field);
+        }
+    }
+
+    @Test
+    void readsNodesWrittenAsAString() {
+        ObjectNode json = codec.encode(job());
+        json.put("Nodes", "7");
+        assertEquals(7, codec.decode(json, JobDocument.class).nodes());
+    }
+
+    @Test
+    void readsAnUnknownStatusAsUnknown() {
+        ObjectNode json = codec.encode(job());
+        json.put("Status", "Exploded");
+        assertEquals(JobState.Unknown, codec.decode(json, JobDocument.class).status());
+    }
+
+    @Test
+    void namesTheDocumentAndFieldOfAMissingValue() {
+        ObjectNode json = codec.encode(vm());
+        json.remove("Name");
+        DocumentFormatException e = assertThrows(DocumentFormatException.class, () -> codec.decode(json));
+        assertEquals("vms document 'node1': field Name is missing", e.getMessage());
+    }
+
+    @Test
+    void refusesDocumentsOfANewerSchema() {
+        ObjectNode json = codec.encode(job());
+        json.put("SchemaVersion", 2);
+        DocumentFormatException e = assertThrows(DocumentFormatException.class, () -> codec.decode(json));
+        assertTrue(e.getMessage().contains("newer hpcscale"), e.getMessage());
+    }
+
+    @Test
+    void refusesANumberThatIsNotOne() {
+        ObjectNode json = codec.encode(job());
+        json.put("Nodes", "two");
+        DocumentFormatException e = assertThrows(DocumentFormatException.class, () -> codec.decode(json));
+        assertTrue(e.getMessage().contains("field Nodes is not a number: 'two'"), e.getMessage());
+    }
+}
