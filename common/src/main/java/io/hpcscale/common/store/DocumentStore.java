@@ -1,0 +1,82 @@
+package io.hpcscale.common.store;
+
+import io.hpcscale.common.codec.DocumentCodec;
+import io.hpcscale.common.codec.DocumentFormatException;
+import io.hpcscale.common.logging.OncePerKey;
+import io.hpcscale.common.model.ClusterLoadDocument;
+import io.hpcscale.common.model.DocumentKey;
+import io.hpcscale.common.model.DocumentType;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Typed access to the store. A stored document that does not follow the contract is skipped with one log line
+ * naming it and the field at fault; it never fails the caller's cycle.
+ */
+public final class DocumentStore {
+    private static final Logger log = LoggerFactory.getLogger(DocumentStore.class);
+
+    private final ClusterLoadStore store;
+    private final DocumentCodec codec = new DocumentCodec();
+    private final OncePerKey reportedInvalid = new OncePerKey();
+
+    public DocumentStore(ClusterLoadStore store) {
+        this.store = store;
+    }
+
+    /** A typed document with the ETag of the version it was read from. */
+    public record Versioned<T extends ClusterLoadDocument>(T document, String etag) {
+    }
+
+    public <T extends ClusterLoadDocument> List<T> all(DocumentType type, Class<T> documentClass) {
+        return decodeAll(store.queryByType(type), documentClass);
+    }
+
+    public <T extends ClusterLoadDocument> List<T> inPool(DocumentType type, String pool, Class<T> documentClass) {
+        return decodeAll(store.query(type, pool), documentClass);
+    }
+
+    public <T extends ClusterLoadDocument> Optional<Versioned<T>> read(DocumentKey key, Class<T> documentClass) {
+        return store.read(key).flatMap(stored -> decode(stored, documentClass)
+                .map(document -> new Versioned<>(document, stored.etag())));
+    }
+
+    public void upsert(Collection<? extends ClusterLoadDocument> documents) {
+        store.upsertAll(documents.stream().map(codec::encode).toList());
+    }
+
+    public void delete(Collection<DocumentKey> keys) {
+        store.deleteAll(keys);
+    }
+
+    public ClusterLoadStore store() {
+        return store;
+    }
+
+    public DocumentCodec codec() {
+        return codec;
+    }
+
+    private <T extends ClusterLoadDocument> List<T> decodeAll(List<StoredDocument> stored, Class<T> documentClass) {
+        List<T> result = new ArrayList<>(stored.size());
+        for (StoredDocument document : stored) {
+            decode(document, documentClass).ifPresent(result::add);
+        }
+        return result;
+    }
+
+    private <T extends ClusterLoadDocument> Optional<T> decode(StoredDocument stored, Class<T> documentClass) {
+        try {
+            return Optional.of(codec.decode(stored.json(), documentClass));
+        } catch (DocumentFormatException e) {
+            if (reportedInvalid.first(stored.etag())) {
+                log.warn("skipping an invalid document in {}: {}", store.describe(), e.getMessage());
+            }
+            return Optional.empty();
+        }
+    }
+}

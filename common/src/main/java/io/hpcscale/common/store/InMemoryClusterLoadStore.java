@@ -1,0 +1,167 @@
+package io.hpcscale.common.store;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.hpcscale.common.model.DocumentKey;
+import io.hpcscale.common.model.DocumentType;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The store in memory: the fake for tests and the store of the simulator. It can be switched off to play a store
+ * that is down, and counts writes so tests can assert how many documents a cycle wrote.
+ */
+public final class InMemoryClusterLoadStore implements ClusterLoadStore {
+    private record Entry(ObjectNode json, String etag, Instant expiresAt) {
+    }
+
+    private final Clock clock;
+    private final Map<DocumentKey, Entry> documents = new LinkedHashMap<>();
+    private final AtomicLong etags = new AtomicLong();
+    private long documentsWritten;
+    private long documentsDeleted;
+    private boolean available = true;
+
+    public InMemoryClusterLoadStore(Clock clock) {
+        this.clock = clock;
+    }
+
+    /** Makes every call fail as if the store were unreachable, until switched back. */
+    public synchronized void setAvailable(boolean available) {
+        this.available = available;
+    }
+
+    /** Documents written by upserts, replaces and creates since this store was made. */
+    public synchronized long documentsWritten() {
+        return documentsWritten;
+    }
+
+    public synchronized long documentsDeleted() {
+        return documentsDeleted;
+    }
+
+    public synchronized int size() {
+        return documents.size();
+    }
+
+    @Override
+    public synchronized void upsertAll(Collection<ObjectNode> batch) {
+        checkAvailable();
+        List<DocumentKey> keys = batch.stream().map(DocumentKeys::of).toList();
+        batch.forEach(DocumentKeys::type);
+        int i = 0;
+        for (ObjectNode json : batch) {
+            put(keys.get(i++), json);
+        }
+    }
+
+    @Override
+    public synchronized void deleteAll(Collection<DocumentKey> keys) {
+        checkAvailable();
+        for (DocumentKey key : keys) {
+            if (documents.remove(key) != null) {
+                documentsDeleted++;
+            }
+        }
+    }
+
+    @Override
+    public synchronized Optional<StoredDocument> read(DocumentKey key) {
+        checkAvailable();
+        return Optional.ofNullable(live(key)).map(InMemoryClusterLoadStore::stored);
+    }
+
+    @Override
+    public synchronized List<StoredDocument> query(DocumentType type, String poolName) {
+        checkAvailable();
+        List<StoredDocument> result = new ArrayList<>();
+        for (Map.Entry<DocumentKey, Entry> e : documents.entrySet()) {
+            if (e.getKey().poolName().equals(poolName) && isType(e.getValue(), type) && !expired(e.getValue())) {
+                result.add(stored(e.getValue()));
+            }
+        }
+        return result;
+    }
+
+    @Override
+    public synchronized List<StoredDocument> queryByType(DocumentType type) {
+        checkAvailable();
+        List<StoredDocument> result = new ArrayList<>();
+        for (Entry entry : documents.values()) {
+            if (isType(entry, type) && !expired(entry)) {
+                result.add(stored(entry));
+            }
+        }
+        return result;
+    }
+
+    @Override
+    public synchronized String replaceIfMatch(ObjectNode json, String expectedEtag) {
+        checkAvailable();
+        DocumentKey key = DocumentKeys.of(json);
+        Entry current = live(key);
+        if (current == null) {
+            throw new EtagConflictException(key, "no longer exists");
+        }
+        if (!current.etag().equals(expectedEtag)) {
+            throw new EtagConflictException(key, "changed since it was read (ETag " + expectedEtag + " is stale)");
+        }
+        return put(key, json);
+    }
+
+    @Override
+    public synchronized String create(ObjectNode json) {
+        checkAvailable();
+        DocumentKey key = DocumentKeys.of(json);
+        if (live(key) != null) {
+            throw new EtagConflictException(key, "already exists");
+        }
+        return put(key, json);
+    }
+
+    @Override
+    public String describe() {
+        return "in-memory store";
+    }
+
+    @Override
+    public void close() {
+        // Nothing to release: the documents live as long as this object.
+    }
+
+    private String put(DocumentKey key, ObjectNode json) {
+        String etag = "\"" + etags.incrementAndGet() + "\"";
+        documents.put(key, new Entry(json.deepCopy(), etag, Ttl.expiresAt(json, clock.instant())));
+        documentsWritten++;
+        return etag;
+    }
+
+    private Entry live(DocumentKey key) {
+        Entry entry = documents.get(key);
+        return entry == null || expired(entry) ? null : entry;
+    }
+
+    private boolean expired(Entry entry) {
+        return entry.expiresAt() != null && !entry.expiresAt().isAfter(clock.instant());
+    }
+
+    private static boolean isType(Entry entry, DocumentType type) {
+        return type.wireName().equals(entry.json().path("Type").asText());
+    }
+
+    private static StoredDocument stored(Entry entry) {
+        return new StoredDocument(entry.json().deepCopy(), entry.etag());
+    }
+
+    private void checkAvailable() {
+        if (!available) {
+            throw new StoreException("in-memory store is switched off (playing a store that is down)");
+        }
+    }
+}

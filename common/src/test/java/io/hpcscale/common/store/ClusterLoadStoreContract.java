@@ -1,0 +1,153 @@
+package io.hpcscale.common.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.hpcscale.common.model.DocumentKey;
+import io.hpcscale.common.model.DocumentType;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** What every {@link ClusterLoadStore} must do; each store's test extends this. */
+public abstract class ClusterLoadStoreContract {
+    protected final MutableClock clock = new MutableClock(Instant.parse("2026-11-22T10:00:00Z"));
+    protected ClusterLoadStore store;
+
+    protected abstract ClusterLoadStore newStore(Clock clock) throws Exception;
+
+    @BeforeEach
+    void openStore() throws Exception {
+        store = newStore(clock);
+    }
+
+    @AfterEach
+    void closeStore() {
+        store.close();
+    }
+
+    public static ObjectNode doc(String type, String pool, String id, int value) {
+        ObjectNode json = JsonNodeFactory.instance.objectNode();
+        json.put("id", id);
+        json.put("Type", type);
+        json.put("PoolName", pool);
+        json.put("SchemaVersion", 1);
+        json.put("Value", value);
+        return json;
+    }
+
+    private static List<String> ids(List<StoredDocument> documents) {
+        return documents.stream().map(d -> d.key().toString()).sorted().collect(Collectors.toList());
+    }
+
+    @Test
+    void upsertsReadsAndQueriesByTypeAndPool() {
+        store.upsertAll(List.of(doc("jobs", "a", "1", 1), doc("jobs", "b", "1", 2), doc("vms", "a", "n1", 3)));
+        assertEquals(2, store.read(new DocumentKey("b", "1")).orElseThrow().json().get("Value").asInt());
+        assertEquals(List.of("a/1"), ids(store.query(DocumentType.JOBS, "a")));
+        assertEquals(List.of("a/1", "b/1"), ids(store.queryByType(DocumentType.JOBS)));
+        assertEquals(List.of("a/n1"), ids(store.queryByType(DocumentType.VMS)));
+        assertTrue(store.read(new DocumentKey("a", "absent")).isEmpty());
+    }
+
+    @Test
+    void upsertReplacesAndChangesTheEtag() {
+        store.upsertAll(List.of(doc("jobs", "a", "1", 1)));
+        String first = store.read(new DocumentKey("a", "1")).orElseThrow().etag();
+        store.upsertAll(List.of(doc("jobs", "a", "1", 2)));
+        StoredDocument second = store.read(new DocumentKey("a", "1")).orElseThrow();
+        assertEquals(2, second.json().get("Value").asInt());
+        assertNotEquals(first, second.etag());
+    }
+
+    @Test
+    void writesNothingWhenOneDocumentOfABatchIsInvalid() {
+        ObjectNode broken = doc("jobs", "a", "2", 2);
+        broken.remove("PoolName");
+        assertThrows(IllegalArgumentException.class, () -> store.upsertAll(List.of(doc("jobs", "a", "1", 1), broken)));
+        assertTrue(store.queryByType(DocumentType.JOBS).isEmpty());
+    }
+
+    @Test
+    void deletesByKeyAndIgnoresAbsentKeys() {
+        store.upsertAll(List.of(doc("jobs", "a", "1", 1), doc("jobs", "a", "2", 2)));
+        store.deleteAll(List.of(new DocumentKey("a", "1"), new DocumentKey("a", "never")));
+        assertEquals(List.of("a/2"), ids(store.queryByType(DocumentType.JOBS)));
+    }
+
+    @Test
+    void replacesOnlyWithTheCurrentEtag() {
+        String etag = store.create(doc("lease", "_meta", "scaler-lease", 1));
+        String next = store.replaceIfMatch(doc("lease", "_meta", "scaler-lease", 2), etag);
+        EtagConflictException stale = assertThrows(EtagConflictException.class,
+                () -> store.replaceIfMatch(doc("lease", "_meta", "scaler-lease", 3), etag));
+        assertEquals(new DocumentKey("_meta", "scaler-lease"), stale.key());
+        assertEquals(2, store.read(stale.key()).orElseThrow().json().get("Value").asInt());
+        assertEquals(next, store.read(stale.key()).orElseThrow().etag());
+    }
+
+    @Test
+    void conditionalReplaceOfAVanishedDocumentIsAConflict() {
+        String etag = store.create(doc("lease", "_meta", "l", 1));
+        store.deleteAll(List.of(new DocumentKey("_meta", "l")));
+        assertThrows(EtagConflictException.class, () -> store.replaceIfMatch(doc("lease", "_meta", "l", 2), etag));
+    }
+
+    @Test
+    void createRefusesAnExistingDocument() {
+        store.create(doc("lease", "_meta", "l", 1));
+        assertThrows(EtagConflictException.class, () -> store.create(doc("lease", "_meta", "l", 2)));
+    }
+
+    @Test
+    void hidesDocumentsWhoseTtlHasPassed() {
+        ObjectNode event = doc("events", "a", "e1", 1);
+        event.put("ttl", 60);
+        store.upsertAll(List.of(event, doc("events", "a", "e2", 2)));
+        clock.advance(Duration.ofSeconds(61));
+        assertEquals(List.of("a/e2"), ids(store.query(DocumentType.EVENTS, "a")));
+        assertTrue(store.read(new DocumentKey("a", "e1")).isEmpty());
+    }
+
+    /** A clock tests can move. */
+    public static final class MutableClock extends Clock {
+        private Instant now;
+
+        public MutableClock(Instant now) {
+            this.now = now;
+        }
+
+        public synchronized void advance(Duration duration) {
+            now = now.plus(duration);
+        }
+
+        public synchronized void set(Instant instant) {
+            now = instant;
+        }
+
+        @Override
+        public synchronized Instant instant() {
+            return now;
+        }
+
+        @Override
+        public ZoneOffset getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(java.time.ZoneId zone) {
+            return this;
+        }
+    }
+}

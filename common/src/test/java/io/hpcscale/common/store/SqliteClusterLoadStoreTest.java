@@ -1,0 +1,67 @@
+package io.hpcscale.common.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hpcscale.common.model.DocumentKey;
+import io.hpcscale.common.model.DocumentType;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SqliteClusterLoadStoreTest extends ClusterLoadStoreContract {
+    @TempDir
+    Path dir;
+
+    @Override
+    protected ClusterLoadStore newStore(Clock clock) {
+        return new SqliteClusterLoadStore(dir.resolve("nested/clusterload.db"), Duration.ofSeconds(5), clock);
+    }
+
+    @Test
+    void createsItsDirectoryAndSchemaInWalMode() throws Exception {
+        Path file = dir.resolve("nested/clusterload.db");
+        assertTrue(Files.exists(file));
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file);
+                Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("PRAGMA journal_mode")) {
+            rs.next();
+            assertEquals("wal", rs.getString(1));
+        }
+    }
+
+    @Test
+    void keepsDocumentsAcrossReopening() {
+        store.upsertAll(List.of(doc("jobs", "a", "1", 1)));
+        store.close();
+        store = newStore(clock);
+        assertEquals(1, store.queryByType(DocumentType.JOBS).size());
+    }
+
+    @Test
+    void purgesExpiredDocuments() {
+        var event = doc("events", "a", "e1", 1);
+        event.put("ttl", 1);
+        store.upsertAll(List.of(event));
+        clock.advance(Duration.ofSeconds(2));
+        assertEquals(1, ((SqliteClusterLoadStore) store).purgeExpired());
+        assertTrue(store.read(new DocumentKey("a", "e1")).isEmpty());
+    }
+
+    @Test
+    void explainsAPathThatIsADirectory() {
+        StoreException e = assertThrows(StoreException.class,
+                () -> new SqliteClusterLoadStore(dir, Duration.ofSeconds(1), clock));
+        assertTrue(e.getMessage().contains("store.sqlite.path") && e.getMessage().contains(dir.toString()),
+                e.getMessage());
+    }
+}
