@@ -1,0 +1,42 @@
+package io.hpcscale.common.exec;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One command to run.
+ *
+ * @param argv    the program and its arguments; no shell is involved
+ * @param setting the configuration key that names the program, quoted in errors so the administrator knows what to
+ *                fix; null when the program is not configurable
+ */
+public record CommandLine(List<String> argv, CommandLimits limits, String setting) {
+    public CommandLine {
+        argv = List.copyOf(argv);
+        if (argv.isEmpty()) {
+            throw new IllegalArgumentException("a command needs a program");
+        }
+        Objects.requireNonNull(limits, "limits");
+    }
+
+    public String program() {
+        return argv.get(0);
+    }
+
+    /** The command as a person would type it in a shell, for messages. */
+    public String display() {
+        StringBuilder out = new StringBuilder();
+        for (String arg : argv) {
+            if (out.length() > 0) {
+                out.append(' ');
+            }
+            boolean needsQuotes = arg.isEmpty() || arg.chars().anyMatch(ch -> " \t\"'$\\;&|<>()*?".indexOf(ch) >= 0);
+            out.append(needsQuotes ? "'" + arg.replace("'", "'\\''") + "'" : arg);
+        }
+        return out.toString();
+    }
+
+    String settingHint() {
+        return setting == null ? "" : " (setting " + setting + ")";
+    }
+}
