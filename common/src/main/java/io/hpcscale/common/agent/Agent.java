@@ -1,0 +1,222 @@
+package io.hpcscale.common.agent;
+
+import io.hpcscale.common.model.AgentDocument;
+import io.hpcscale.common.model.ClusterLoadDocument;
+import io.hpcscale.common.model.DocumentKey;
+import io.hpcscale.common.model.DocumentType;
+import io.hpcscale.common.model.DrainDocument;
+import io.hpcscale.common.model.JobDocument;
+import io.hpcscale.common.model.VmDocument;
+import io.hpcscale.common.store.DocumentStore;
+import io.hpcscale.common.store.StoreException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One agent, for any scheduler. Each cycle it reads the drain requests, reads the scheduler, carries out the drain
+ * handshake (and reads again if it changed anything), writes the job and vm documents that changed, deletes those of
+ * jobs and nodes the scheduler no longer has, and writes its heartbeat.
+ *
+ * <p>A failed read writes nothing but the heartbeat with {@code LastError}: a missing document only ever means the
+ * scheduler no longer has that job or node.
+ */
+public final class Agent {
+    private static final Logger log = LoggerFactory.getLogger(Agent.class);
+    /** The agent re-reads its documents from the store this often, repairing anything changed behind its back. */
+    static final Duration RESYNC_INTERVAL = Duration.ofHours(1);
+
+    private final SchedulerAdapter adapter;
+    private final DocumentStore store;
+    private final PoolMap pools;
+    private final String host;
+    private final String version;
+    private final String agentId;
+    private final DocumentMapper mapper;
+    private final Reconciler reconciler = new Reconciler();
+    private final DrainResponder drainResponder;
+
+    private WrittenDocuments written;
+    private Instant loadedAt;
+    private Instant lastSuccessAt;
+
+    public Agent(SchedulerAdapter adapter, DocumentStore store, PoolMap pools, String host, String version) {
+        this.adapter = adapter;
+        this.store = store;
+        this.pools = pools;
+        this.host = host;
+        this.version = version;
+        this.agentId = AgentDocument.idFor(host, adapter.scheduler());
+        this.mapper = new DocumentMapper(pools, agentId);
+        this.drainResponder = new DrainResponder(pools);
+    }
+
+    public String id() {
+        return agentId;
+    }
+
+    public CycleReport runOnce(Instant now) throws InterruptedException {
+        long started = System.nanoTime();
+        Cycle cycle = new Cycle(now);
+        try {
+            cycle.run();
+        } catch (StoreException e) {
+            cycle.problems.add("store: " + e.getMessage());
+            written = null;
+        } catch (SchedulerReadException e) {
+            cycle.problems.add(e.getMessage());
+        }
+        long millis = Duration.ofNanos(System.nanoTime() - started).toMillis();
+        if (cycle.succeeded) {
+            lastSuccessAt = now;
+        }
+        writeHeartbeat(now, millis, cycle);
+        CycleReport report = new CycleReport(now, cycle.succeeded, cycle.jobsRead, cycle.nodesRead,
+                cycle.upserted, cycle.deleted, cycle.takenOffline, cycle.broughtBack, cycle.problems, millis);
+        logReport(report);
+        return report;
+    }
+
+    private final class Cycle {
+        final Instant now;
+        final List<String> problems = new ArrayList<>();
+        final List<ClusterLoadDocument> upserted = new ArrayList<>();
+        final List<DocumentKey> deleted = new ArrayList<>();
+        final List<String> takenOffline = new ArrayList<>();
+        final List<String> broughtBack = new ArrayList<>();
+        boolean succeeded;
+        int jobsRead;
+        int nodesRead;
+
+        Cycle(Instant now) {
+            this.now = now;
+        }
+
+        void run() throws SchedulerReadException, InterruptedException {
+            loadIfNeeded(now);
+            Map<String, DrainDocument> drains = readDrains();
+            SchedulerSnapshot snapshot = adapter.read();
+            if (respondToDrains(drains, snapshot)) {
+                snapshot = adapter.read();
+            }
+            jobsRead = snapshot.jobs().size();
+            nodesRead = snapshot.nodes().size();
+            DesiredDocuments desired = mapper.map(snapshot, drains, written.vmsByName(), now);
+            ChangeSet changes = reconciler.diff(desired, written, snapshot.unreadableJobIds(),
+                    snapshot.unreadableNodes());
+            write(changes);
+            succeeded = true;
+        }
+
+        private Map<String, DrainDocument> readDrains() {
+            Map<String, DrainDocument> byNode = new HashMap<>();
+            for (DrainDocument drain : store.all(DocumentType.DRAINS, DrainDocument.class)) {
+                if (pools.serves(drain.poolName())) {
+                    byNode.put(drain.name(), drain);
+                }
+            }
+            return byNode;
+        }
+
+        /** Carries out the drain handshake; true when it changed a node, so the scheduler must be read again. */
+        private boolean respondToDrains(Map<String, DrainDocument> drains, SchedulerSnapshot snapshot)
+                throws InterruptedException {
+            DrainResponder.Actions actions = drainResponder.decide(drains, snapshot);
+            boolean changed = false;
+            for (DrainDocument drain : actions.takeOffline()) {
+                try {
+                    adapter.offline(drain.name(), drain.reason());
+                    takenOffline.add(drain.name());
+                    changed = true;
+                    log.info("pool={} node={} taken offline for scale-down: {}", drain.poolName(), drain.name(),
+                            drain.reason());
+                } catch (SchedulerCommandException e) {
+                    problems.add("taking node " + drain.name() + " offline failed: " + e.getMessage());
+                    log.warn("pool={} node={} taking it offline failed: {}", drain.poolName(), drain.name(),
+                            e.getMessage());
+                }
+            }
+            for (SchedulerNode node : actions.bringBack()) {
+                try {
+                    adapter.bringBack(node.name());
+                    broughtBack.add(node.name());
+                    changed = true;
+                    log.info("node={} returned to service: hpcscale no longer drains it", node.name());
+                } catch (SchedulerCommandException e) {
+                    problems.add("returning node " + node.name() + " to service failed: " + e.getMessage());
+                    log.warn("node={} returning it to service failed: {}", node.name(), e.getMessage());
+                }
+            }
+            return changed;
+        }
+
+        private void write(ChangeSet changes) {
+            try {
+                if (!changes.upserts().isEmpty()) {
+                    store.upsert(changes.upserts());
+                }
+                if (!changes.deletes().isEmpty()) {
+                    store.delete(changes.deletes());
+                }
+            } catch (StoreException e) {
+                written = null;
+                throw e;
+            }
+            upserted.addAll(changes.upserts());
+            deleted.addAll(changes.deletes());
+            written = changes.after();
+        }
+    }
+
+    /** Reads back this agent's documents on the first cycle, after a failed write, and once an hour. */
+    private void loadIfNeeded(Instant now) {
+        if (written != null && loadedAt != null && now.isBefore(loadedAt.plus(RESYNC_INTERVAL))) {
+            return;
+        }
+        Map<DocumentKey, JobDocument> jobs = new HashMap<>();
+        for (JobDocument job : store.all(DocumentType.JOBS, JobDocument.class)) {
+            if (agentId.equals(job.agent())) {
+                jobs.put(job.key(), job);
+            }
+        }
+        Map<DocumentKey, VmDocument> vms = new HashMap<>();
+        for (VmDocument vm : store.all(DocumentType.VMS, VmDocument.class)) {
+            if (agentId.equals(vm.agent())) {
+                vms.put(vm.key(), vm);
+            }
+        }
+        if (lastSuccessAt == null) {
+            store.read(new DocumentKey(ClusterLoadDocument.META_POOL, agentId), AgentDocument.class)
+                    .ifPresent(previous -> lastSuccessAt = previous.document().lastSuccessAt());
+        }
+        written = new WrittenDocuments(jobs, vms);
+        loadedAt = now;
+        log.debug("loaded {} job and {} vm documents written earlier by {}", jobs.size(), vms.size(), agentId);
+    }
+
+    private void writeHeartbeat(Instant now, long millis, Cycle cycle) {
+        String error = cycle.problems.isEmpty() ? null : String.join("; ", cycle.problems);
+        AgentDocument heartbeat = new AgentDocument(agentId, adapter.scheduler(), host, version, now, millis,
+                pools.pools(), error, lastSuccessAt);
+        try {
+            store.upsert(List.of(heartbeat));
+        } catch (StoreException e) {
+            cycle.problems.add("writing the heartbeat failed: " + e.getMessage());
+        }
+    }
+
+    private static void logReport(CycleReport report) {
+        if (report.succeeded()) {
+            log.info("cycle: read {} jobs and {} nodes; wrote {} documents, deleted {}; {} ms{}", report.jobsRead(),
+                    report.nodesRead(), report.written().size(), report.deleted().size(), report.millis(),
+                    report.problems().isEmpty() ? "" : "; problems: " + report.error());
+        } else {
+            log.warn("cycle failed, nothing deleted, heartbeat carries the error: {}", report.error());
+        }
+    }
+}

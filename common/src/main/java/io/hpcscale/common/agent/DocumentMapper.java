@@ -1,0 +1,110 @@
+package io.hpcscale.common.agent;
+
+import io.hpcscale.common.logging.OncePerKey;
+import io.hpcscale.common.model.CosmosIds;
+import io.hpcscale.common.model.DocumentKey;
+import io.hpcscale.common.model.DrainDocument;
+import io.hpcscale.common.model.JobDocument;
+import io.hpcscale.common.model.JobState;
+import io.hpcscale.common.model.NodeJobStatus;
+import io.hpcscale.common.model.VmDocument;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Turns one scheduler read into the job and vm documents of the pools this agent serves. */
+final class DocumentMapper {
+    private static final Logger log = LoggerFactory.getLogger(DocumentMapper.class);
+
+    private final PoolMap pools;
+    private final String agentId;
+    private final OncePerKey reportedUnmapped = new OncePerKey();
+
+    DocumentMapper(PoolMap pools, String agentId) {
+        this.pools = pools;
+        this.agentId = agentId;
+    }
+
+    /**
+     * @param drainsByNode     drain requests read before the snapshot was taken; their {@code RequestedAt} is echoed
+     *                         in the node's document so the scaler knows this state was read after its request
+     * @param previousByName   the vm documents written before, by node name, to carry idle times forward
+     */
+    DesiredDocuments map(SchedulerSnapshot snapshot, Map<String, DrainDocument> drainsByNode,
+            Map<String, VmDocument> previousByName, Instant now) {
+        Map<DocumentKey, JobDocument> jobs = new HashMap<>(snapshot.jobs().size() * 2);
+        for (SchedulerJob job : snapshot.jobs()) {
+            if (job.state() == JobState.Finished) {
+                continue;
+            }
+            Optional<String> pool = pools.poolForQueues(job.queues());
+            if (pool.isEmpty()) {
+                reportUnmappedQueue(job);
+                continue;
+            }
+            String queue = pools.queueOf(pool.get(), job.queues()).orElse(null);
+            JobDocument document = new JobDocument(CosmosIds.encode(job.id()), pool.get(), job.id(), queue,
+                    job.state(), job.nodes(), job.chunks(), job.placement(), job.exclusive(), job.submittedAt(),
+                    agentId);
+            jobs.put(document.key(), document);
+        }
+        Map<DocumentKey, VmDocument> vms = new HashMap<>(snapshot.nodes().size() * 2);
+        for (SchedulerNode node : snapshot.nodes()) {
+            Optional<String> pool = pools.poolForNode(node.name(), node.queues());
+            if (pool.isEmpty()) {
+                continue;
+            }
+            DrainDocument drain = drainsByNode.get(node.name());
+            VmDocument document = vmDocument(node, pool.get(), drain, previousByName.get(node.name()), now);
+            vms.put(document.key(), document);
+        }
+        reportedUnmapped.endRound();
+        return new DesiredDocuments(jobs, vms);
+    }
+
+    private VmDocument vmDocument(SchedulerNode node, String pool, DrainDocument drain, VmDocument previous,
+            Instant now) {
+        boolean busy = node.jobStatus() == NodeJobStatus.Busy || !node.jobIds().isEmpty();
+        return new VmDocument(CosmosIds.encode(node.name()), pool, node.name(),
+                busy ? NodeJobStatus.Busy : NodeJobStatus.Free, node.rawState(), node.offline(),
+                node.offlineByHpcscale(), node.down(), node.cpusTotal(), node.cpusUsed(), node.memoryMb(),
+                node.memoryMbUsed(), node.gpus(), node.gpusUsed(), node.jobIds(),
+                lastBusyAt(node, busy, previous, now), now, drain == null ? null : drain.requestedAt(), agentId);
+    }
+
+    /**
+     * A busy node keeps the time it became busy, so its document does not change while it stays busy; a node that
+     * turns free gets the time it was seen free, which starts its idle clock. A node seen for the first time starts
+     * its idle clock now, unless the scheduler knows it was used more recently.
+     */
+    private static Instant lastBusyAt(SchedulerNode node, boolean busy, VmDocument previous, Instant now) {
+        boolean wasBusy = previous != null && previous.jobStatus() == NodeJobStatus.Busy;
+        if (busy) {
+            return wasBusy && previous.lastBusyAt() != null ? previous.lastBusyAt() : now;
+        }
+        Instant since;
+        if (previous == null) {
+            since = node.lastUsedAt() != null && node.lastUsedAt().isBefore(now) ? node.lastUsedAt() : now;
+        } else if (wasBusy || previous.lastBusyAt() == null) {
+            since = now;
+        } else {
+            since = previous.lastBusyAt();
+        }
+        if (node.lastUsedAt() != null && node.lastUsedAt().isAfter(since) && !node.lastUsedAt().isAfter(now)) {
+            since = node.lastUsedAt();
+        }
+        return since;
+    }
+
+    private void reportUnmappedQueue(SchedulerJob job) {
+        String queues = String.join(",", job.queues());
+        if (reportedUnmapped.first(queues)) {
+            log.info("jobs in {} '{}' are not scaled for: no pool serves it (set pool.<name>.queue or "
+                    + "pool.<name>.partition to it if one should)", job.queues().size() > 1 ? "queues" : "queue",
+                    queues);
+        }
+    }
+}

@@ -1,0 +1,75 @@
+package io.hpcscale.common.agent;
+
+import io.hpcscale.common.logging.OncePerKey;
+import io.hpcscale.common.model.DrainDocument;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The agent's side of the drain handshake, decided on a fresh read of the scheduler: take requested nodes out of
+ * service, and return nodes hpcscale took out once nobody asks for them any more and they have reported in. Nodes an
+ * administrator took out of service are never touched.
+ */
+final class DrainResponder {
+    private static final Logger log = LoggerFactory.getLogger(DrainResponder.class);
+
+    private final PoolMap pools;
+    private final OncePerKey reported = new OncePerKey();
+
+    DrainResponder(PoolMap pools) {
+        this.pools = pools;
+    }
+
+    record Actions(List<DrainDocument> takeOffline, List<SchedulerNode> bringBack) {
+        boolean isEmpty() {
+            return takeOffline.isEmpty() && bringBack.isEmpty();
+        }
+    }
+
+    Actions decide(Map<String, DrainDocument> drainsByNode, SchedulerSnapshot snapshot) {
+        List<DrainDocument> takeOffline = new ArrayList<>();
+        List<SchedulerNode> bringBack = new ArrayList<>();
+        Map<String, SchedulerNode> nodes = new java.util.HashMap<>();
+        snapshot.nodes().forEach(n -> nodes.put(n.name(), n));
+
+        for (DrainDocument drain : drainsByNode.values()) {
+            SchedulerNode node = nodes.get(drain.name());
+            if (node == null) {
+                if (!snapshot.unreadableNodes().contains(drain.name()) && reported.first("unknown:" + drain.name())) {
+                    log.warn("pool={} node={} drain requested for a node the scheduler does not list; ignoring it",
+                            drain.poolName(), drain.name());
+                }
+                continue;
+            }
+            if (!node.offline()) {
+                takeOffline.add(drain);
+            } else if (!node.offlineByHpcscale() && reported.first("admin:" + node.name())) {
+                log.info("pool={} node={} drain requested, but an administrator has taken the node offline "
+                        + "(state {}); hpcscale leaves it alone", drain.poolName(), node.name(), node.rawState());
+            }
+        }
+        for (SchedulerNode node : snapshot.nodes()) {
+            if (!node.offlineByHpcscale() || drainsByNode.containsKey(node.name())) {
+                continue;
+            }
+            Optional<String> pool = pools.poolForNode(node.name(), node.queues());
+            if (pool.isEmpty()) {
+                continue;
+            }
+            if (node.down()) {
+                if (reported.first("waiting:" + node.name())) {
+                    log.info("pool={} node={} is no longer drained; it will be returned to service once it "
+                            + "reports in (now {})", pool.get(), node.name(), node.rawState());
+                }
+                continue;
+            }
+            bringBack.add(node);
+        }
+        reported.endRound();
+        return new Actions(takeOffline, bringBack);
+    }
+}

@@ -1,0 +1,139 @@
+package io.hpcscale.common.agent;
+
+import io.hpcscale.common.model.NodeJobStatus;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A scheduler held in memory, the fake beside {@link SchedulerAdapter}. Offlining and returning nodes change its
+ * nodes the way a real scheduler would, and reads can be made to fail.
+ */
+public final class FakeSchedulerAdapter implements SchedulerAdapter {
+    private final Map<String, SchedulerJob> jobs = new LinkedHashMap<>();
+    private final Map<String, SchedulerNode> nodes = new LinkedHashMap<>();
+    private final List<String> commands = new ArrayList<>();
+    private Set<String> unreadableJobIds = Set.of();
+    private String readFailure;
+    private String commandFailure;
+    private int reads;
+
+    @Override
+    public String scheduler() {
+        return "fake";
+    }
+
+    public synchronized FakeSchedulerAdapter putJob(SchedulerJob job) {
+        jobs.put(job.id(), job);
+        return this;
+    }
+
+    public synchronized FakeSchedulerAdapter removeJob(String id) {
+        jobs.remove(id);
+        return this;
+    }
+
+    public synchronized FakeSchedulerAdapter putNode(SchedulerNode node) {
+        nodes.put(node.name(), node);
+        return this;
+    }
+
+    public synchronized FakeSchedulerAdapter removeNode(String name) {
+        nodes.remove(name);
+        return this;
+    }
+
+    public synchronized SchedulerNode node(String name) {
+        return nodes.get(name);
+    }
+
+    /** Jobs that the scheduler lists but that cannot be read, as a malformed qstat entry would be. */
+    public synchronized FakeSchedulerAdapter unreadableJobs(Set<String> ids) {
+        unreadableJobIds = Set.copyOf(ids);
+        return this;
+    }
+
+    /** Makes reads fail with this message; null makes them work again. */
+    public synchronized FakeSchedulerAdapter failReads(String message) {
+        readFailure = message;
+        return this;
+    }
+
+    /** Makes offline and bring-back commands fail with this message; null makes them work again. */
+    public synchronized FakeSchedulerAdapter failCommands(String message) {
+        commandFailure = message;
+        return this;
+    }
+
+    /** Commands received, as "offline node comment" and "bringBack node". */
+    public synchronized List<String> commands() {
+        return List.copyOf(commands);
+    }
+
+    public synchronized int reads() {
+        return reads;
+    }
+
+    @Override
+    public synchronized SchedulerSnapshot read() throws SchedulerReadException {
+        reads++;
+        if (readFailure != null) {
+            throw new SchedulerReadException(readFailure);
+        }
+        List<SchedulerJob> readable = jobs.values().stream().filter(j -> !unreadableJobIds.contains(j.id())).toList();
+        return new SchedulerSnapshot(readable, List.copyOf(nodes.values()), unreadableJobIds, Set.of());
+    }
+
+    @Override
+    public synchronized void offline(String name, String reason) throws SchedulerCommandException {
+        String comment = OfflineMarker.comment(reason, 200);
+        commands.add("offline " + name + " " + comment);
+        checkCommand(name);
+        SchedulerNode n = nodes.get(name);
+        nodes.put(name, withOffline(n, true, OfflineMarker.isOurs(comment)));
+    }
+
+    @Override
+    public synchronized void bringBack(String name) throws SchedulerCommandException {
+        commands.add("bringBack " + name);
+        checkCommand(name);
+        nodes.put(name, withOffline(nodes.get(name), false, false));
+    }
+
+    private void checkCommand(String name) throws SchedulerCommandException {
+        if (commandFailure != null) {
+            throw new SchedulerCommandException(commandFailure, null);
+        }
+        if (!nodes.containsKey(name)) {
+            throw new SchedulerCommandException("no node named " + name, null);
+        }
+    }
+
+    /** A free, online node with this shape in this queue. */
+    public static SchedulerNode freeNode(String name, String queue, int cpus) {
+        return new SchedulerNode(name, List.of(queue), NodeJobStatus.Free, "free", false, false, false, cpus, 0,
+                cpus * 4096L, 0, 0, 0, List.of(), null);
+    }
+
+    /** The node with a job list; busy when the list is not empty. */
+    public static SchedulerNode withJobs(SchedulerNode n, List<String> jobIds) {
+        NodeJobStatus status = jobIds.isEmpty() ? NodeJobStatus.Free : NodeJobStatus.Busy;
+        return new SchedulerNode(n.name(), n.queues(), status, jobIds.isEmpty() ? "free" : "job-busy", n.offline(),
+                n.offlineByHpcscale(), n.down(), n.cpusTotal(), jobIds.isEmpty() ? 0 : n.cpusTotal(), n.memoryMb(),
+                n.memoryMbUsed(), n.gpus(), n.gpusUsed(), jobIds, n.lastUsedAt());
+    }
+
+    public static SchedulerNode withDown(SchedulerNode n, boolean down) {
+        return new SchedulerNode(n.name(), n.queues(), n.jobStatus(), down ? "down" : n.rawState(), n.offline(),
+                n.offlineByHpcscale(), down, n.cpusTotal(), n.cpusUsed(), n.memoryMb(), n.memoryMbUsed(), n.gpus(),
+                n.gpusUsed(), n.jobIds(), n.lastUsedAt());
+    }
+
+    public static SchedulerNode withOffline(SchedulerNode n, boolean offline, boolean byHpcscale) {
+        return new SchedulerNode(n.name(), n.queues(), n.jobStatus(), offline ? "offline" : "free", offline,
+                offline && byHpcscale, n.down(), n.cpusTotal(), n.cpusUsed(), n.memoryMb(), n.memoryMbUsed(),
+                n.gpus(), n.gpusUsed(), n.jobIds(), n.lastUsedAt());
+    }
+}

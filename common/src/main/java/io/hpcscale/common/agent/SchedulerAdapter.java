@@ -1,0 +1,28 @@
+package io.hpcscale.common.agent;
+
+/**
+ * What a scheduler must offer hpcscale. One small class per scheduler implements it; everything else about the agent
+ * (pool mapping, diffing, writing, drains, heartbeat, loop, configuration) is shared.
+ */
+public interface SchedulerAdapter {
+
+    /** Short name of the scheduler, used in the heartbeat id: {@code pbs}, {@code slurm}. */
+    String scheduler();
+
+    /**
+     * Reads all jobs and nodes. A job or node that cannot be understood is left out and listed as unreadable; the
+     * read as a whole fails only when the output cannot be trusted at all.
+     *
+     * @throws SchedulerReadException the command failed, hung, or printed something that cannot be read
+     */
+    SchedulerSnapshot read() throws SchedulerReadException, InterruptedException;
+
+    /**
+     * Stops the scheduler from placing new jobs on the node. The adapter marks the node with
+     * {@link OfflineMarker#comment} so that hpcscale recognises its own mark later.
+     */
+    void offline(String node, String reason) throws SchedulerCommandException, InterruptedException;
+
+    /** Returns a node that hpcscale took offline to service. */
+    void bringBack(String node) throws SchedulerCommandException, InterruptedException;
+}

@@ -1,0 +1,271 @@
+package io.hpcscale.common.agent;
+
+import static io.hpcscale.common.agent.FakeSchedulerAdapter.freeNode;
+import static io.hpcscale.common.agent.FakeSchedulerAdapter.withDown;
+import static io.hpcscale.common.agent.FakeSchedulerAdapter.withJobs;
+import static io.hpcscale.common.agent.FakeSchedulerAdapter.withOffline;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hpcscale.common.model.AgentDocument;
+import io.hpcscale.common.model.Chunk;
+import io.hpcscale.common.model.ClusterLoadDocument;
+import io.hpcscale.common.model.DocumentKey;
+import io.hpcscale.common.model.DocumentType;
+import io.hpcscale.common.model.DrainDocument;
+import io.hpcscale.common.model.JobDocument;
+import io.hpcscale.common.model.JobState;
+import io.hpcscale.common.model.NodeJobStatus;
+import io.hpcscale.common.model.Placement;
+import io.hpcscale.common.model.VmDocument;
+import io.hpcscale.common.store.ClusterLoadStoreContract.MutableClock;
+import io.hpcscale.common.store.DocumentStore;
+import io.hpcscale.common.store.InMemoryClusterLoadStore;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+class AgentTest {
+    private final MutableClock clock = new MutableClock(Instant.parse("2026-11-22T10:00:00Z"));
+    private final InMemoryClusterLoadStore store = new InMemoryClusterLoadStore(clock);
+    private final DocumentStore documents = new DocumentStore(store);
+    private final FakeSchedulerAdapter scheduler = new FakeSchedulerAdapter();
+    private final PoolMap pools = new PoolMap(Map.of("batch", "batch", "gpuq", "gpu"),
+            Map.of("gpu", Pattern.compile("gpu\\d+")));
+    private final Agent agent = new Agent(scheduler, documents, pools, "head", "test");
+
+    private static SchedulerJob job(String id, String queue, JobState state) {
+        return new SchedulerJob(id, List.of(queue), state, List.of(new Chunk(1, 4, 1024, 0)), 1, Placement.free,
+                false, Instant.parse("2026-11-22T09:00:00Z"));
+    }
+
+    private CycleReport cycle() throws InterruptedException {
+        clock.advance(Duration.ofSeconds(120));
+        return agent.runOnce(clock.instant());
+    }
+
+    private VmDocument vm(String pool, String name) {
+        return documents.read(new DocumentKey(pool, name), VmDocument.class).orElseThrow().document();
+    }
+
+    private AgentDocument heartbeat() {
+        return documents.read(new DocumentKey(ClusterLoadDocument.META_POOL, agent.id()), AgentDocument.class)
+                .orElseThrow().document();
+    }
+
+    private void requestDrain(String pool, String node) {
+        documents.upsert(List.of(DrainDocument.request(pool, node, "idle 5m", clock.instant())));
+    }
+
+    @Test
+    void writesTheJobsAndNodesOfMappedPools() throws Exception {
+        scheduler.putJob(job("1.s", "batch", JobState.Queued)).putJob(job("2.s", "gpuq", JobState.Hold))
+                .putJob(job("3.s", "other", JobState.Queued)).putJob(job("4.s", "batch", JobState.Finished))
+                .putNode(freeNode("n1", "batch", 16)).putNode(freeNode("gpu7", "nowhere", 8))
+                .putNode(freeNode("x1", "nowhere", 8));
+        CycleReport report = cycle();
+        assertTrue(report.succeeded());
+        assertEquals(Set.of("batch/1.s", "gpu/2.s"), keys(DocumentType.JOBS));
+        assertEquals(Set.of("batch/n1", "gpu/gpu7"), keys(DocumentType.VMS));
+        JobDocument written = documents.read(new DocumentKey("batch", "1.s"), JobDocument.class).orElseThrow()
+                .document();
+        assertEquals("batch", written.queueName());
+        assertEquals(agent.id(), written.agent());
+        assertEquals("agent-head-fake", agent.id());
+        assertEquals(List.of("batch", "gpu"), heartbeat().pools());
+        assertNull(heartbeat().lastError());
+    }
+
+    @Test
+    void writesOnlyTheHeartbeatWhenNothingChanged() throws Exception {
+        scheduler.putJob(job("1.s", "batch", JobState.Queued)).putNode(freeNode("n1", "batch", 16));
+        cycle();
+        long before = store.documentsWritten();
+        CycleReport second = cycle();
+        assertEquals(0, second.written().size());
+        assertEquals(1, store.documentsWritten() - before, "only the heartbeat");
+        assertEquals(clock.instant(), heartbeat().lastCycleAt());
+    }
+
+    @Test
+    void writesOnlyWhatChanged() throws Exception {
+        scheduler.putJob(job("1.s", "batch", JobState.Queued)).putJob(job("2.s", "batch", JobState.Queued))
+                .putNode(freeNode("n1", "batch", 16));
+        cycle();
+        scheduler.putJob(job("2.s", "batch", JobState.Running));
+        CycleReport report = cycle();
+        assertEquals(List.of(new DocumentKey("batch", "2.s")), report.written().stream()
+                .map(ClusterLoadDocument::key).toList());
+    }
+
+    @Test
+    void deletesTheDocumentOfAJobThatIsGone() throws Exception {
+        scheduler.putJob(job("1.s", "batch", JobState.Queued)).putJob(job("2.s", "batch", JobState.Running));
+        cycle();
+        scheduler.removeJob("2.s");
+        CycleReport report = cycle();
+        assertEquals(List.of(new DocumentKey("batch", "2.s")), report.deleted());
+        assertEquals(Set.of("batch/1.s"), keys(DocumentType.JOBS));
+    }
+
+    @Test
+    void failedReadWritesOnlyTheHeartbeatWithTheErrorAndDeletesNothing() throws Exception {
+        scheduler.putJob(job("1.s", "batch", JobState.Queued)).putNode(freeNode("n1", "batch", 16));
+        cycle();
+        Instant lastSuccess = clock.instant();
+        scheduler.failReads("`qstat -f -t -F json` exited with status 2: cannot connect to server");
+        long before = store.documentsWritten();
+        CycleReport failed = cycle();
+        assertFalse(failed.succeeded());
+        assertEquals(1, store.documentsWritten() - before);
+        assertEquals(0, store.documentsDeleted());
+        assertEquals(Set.of("batch/1.s"), keys(DocumentType.JOBS));
+        assertTrue(heartbeat().lastError().contains("cannot connect to server"));
+        assertEquals(lastSuccess, heartbeat().lastSuccessAt());
+        scheduler.failReads(null);
+        cycle();
+        assertNull(heartbeat().lastError());
+        assertEquals(clock.instant(), heartbeat().lastSuccessAt());
+    }
+
+    @Test
+    void keepsTheDocumentOfAJobThatCouldNotBeRead() throws Exception {
+        scheduler.putJob(job("1.s", "batch", JobState.Queued)).putJob(job("2.s", "batch", JobState.Queued));
+        cycle();
+        scheduler.unreadableJobs(Set.of("2.s"));
+        CycleReport report = cycle();
+        assertTrue(report.deleted().isEmpty());
+        assertEquals(Set.of("batch/1.s", "batch/2.s"), keys(DocumentType.JOBS));
+        scheduler.unreadableJobs(Set.of()).removeJob("2.s");
+        assertEquals(List.of(new DocumentKey("batch", "2.s")), cycle().deleted());
+    }
+
+    @Test
+    void aRestartedAgentRewritesNothingThatIsAlreadyStored() throws Exception {
+        scheduler.putJob(job("1.s", "batch", JobState.Queued)).putNode(freeNode("n1", "batch", 16));
+        cycle();
+        Agent restarted = new Agent(scheduler, documents, pools, "head", "test");
+        scheduler.removeJob("1.s").putJob(job("5.s", "batch", JobState.Queued));
+        clock.advance(Duration.ofSeconds(120));
+        CycleReport report = restarted.runOnce(clock.instant());
+        assertEquals(List.of(new DocumentKey("batch", "5.s")), report.written().stream()
+                .map(ClusterLoadDocument::key).toList());
+        assertEquals(List.of(new DocumentKey("batch", "1.s")), report.deleted());
+    }
+
+    @Test
+    void aStoreThatIsDownFailsTheCycleAndTheNextOneCatchesUp() throws Exception {
+        scheduler.putJob(job("1.s", "batch", JobState.Queued));
+        cycle();
+        store.setAvailable(false);
+        scheduler.removeJob("1.s").putJob(job("2.s", "batch", JobState.Queued));
+        CycleReport down = cycle();
+        assertFalse(down.succeeded());
+        assertTrue(down.error().startsWith("store: "), down.error());
+        store.setAvailable(true);
+        CycleReport back = cycle();
+        assertTrue(back.succeeded());
+        assertEquals(Set.of("batch/2.s"), keys(DocumentType.JOBS));
+    }
+
+    @Test
+    void takesARequestedNodeOfflineAndReportsItWithTheRequestTime() throws Exception {
+        scheduler.putNode(freeNode("n1", "batch", 16));
+        cycle();
+        requestDrain("batch", "n1");
+        Instant requestedAt = clock.instant();
+        int readsBefore = scheduler.reads();
+        CycleReport report = cycle();
+        assertEquals(List.of("n1"), report.takenOffline());
+        assertEquals(List.of("offline n1 hpcscale: idle 5m"), scheduler.commands());
+        VmDocument vm = vm("batch", "n1");
+        assertTrue(vm.offline() && vm.offlineByHpcscale());
+        assertEquals(requestedAt, vm.drainRequestedAt());
+        assertEquals(readsBefore + 2, scheduler.reads(), "the node is read again after the offline command, in the same cycle");
+    }
+
+    @Test
+    void aJobThatLandsBeforeTheOfflineIsReportedOnTheDrainedNode() throws Exception {
+        scheduler.putNode(freeNode("n1", "batch", 16));
+        cycle();
+        requestDrain("batch", "n1");
+        scheduler.putNode(withJobs(scheduler.node("n1"), List.of("9.s")));
+        cycle();
+        VmDocument vm = vm("batch", "n1");
+        assertTrue(vm.offlineByHpcscale());
+        assertEquals(NodeJobStatus.Busy, vm.jobStatus());
+        assertEquals(List.of("9.s"), vm.jobIds());
+    }
+
+    @Test
+    void returnsANodeWhenItsDrainIsCancelled() throws Exception {
+        scheduler.putNode(freeNode("n1", "batch", 16));
+        requestDrain("batch", "n1");
+        cycle();
+        documents.delete(List.of(new DocumentKey("batch", DrainDocument.idFor("n1"))));
+        CycleReport report = cycle();
+        assertEquals(List.of("n1"), report.broughtBack());
+        VmDocument vm = vm("batch", "n1");
+        assertFalse(vm.offline());
+        assertNull(vm.drainRequestedAt());
+    }
+
+    @Test
+    void waitsForAStoppedNodeToReportInBeforeReturningIt() throws Exception {
+        scheduler.putNode(withDown(withOffline(freeNode("n1", "batch", 16), true, true), true));
+        cycle();
+        assertTrue(scheduler.commands().isEmpty());
+        scheduler.putNode(withDown(scheduler.node("n1"), false));
+        assertEquals(List.of("n1"), cycle().broughtBack());
+    }
+
+    @Test
+    void neverTouchesANodeAnAdministratorTookOffline() throws Exception {
+        scheduler.putNode(withOffline(freeNode("n1", "batch", 16), true, false));
+        requestDrain("batch", "n1");
+        cycle();
+        documents.delete(List.of(new DocumentKey("batch", DrainDocument.idFor("n1"))));
+        cycle();
+        assertTrue(scheduler.commands().isEmpty(), scheduler.commands().toString());
+    }
+
+    @Test
+    void aFailedDrainCommandIsReportedAndRetriedNextCycle() throws Exception {
+        scheduler.putNode(freeNode("n1", "batch", 16));
+        requestDrain("batch", "n1");
+        scheduler.failCommands("pbsnodes: Unauthorized Request");
+        CycleReport report = cycle();
+        assertTrue(report.succeeded());
+        assertTrue(heartbeat().lastError().contains("taking node n1 offline failed: pbsnodes: Unauthorized"));
+        scheduler.failCommands(null);
+        assertEquals(List.of("n1"), cycle().takenOffline());
+    }
+
+    @Test
+    void aFreeNodeKeepsItsIdleClockAndABusyOneRestartsIt() throws Exception {
+        scheduler.putNode(freeNode("n1", "batch", 16));
+        cycle();
+        Instant firstSeen = clock.instant();
+        cycle();
+        assertEquals(firstSeen, vm("batch", "n1").lastBusyAt());
+        scheduler.putNode(withJobs(scheduler.node("n1"), List.of("1.s")));
+        cycle();
+        Instant busyFrom = clock.instant();
+        cycle();
+        assertEquals(busyFrom, vm("batch", "n1").lastBusyAt(), "unchanged while busy, so nothing is rewritten");
+        scheduler.putNode(withJobs(scheduler.node("n1"), List.of()));
+        cycle();
+        assertEquals(clock.instant(), vm("batch", "n1").lastBusyAt());
+        assertEquals(NodeJobStatus.Free, vm("batch", "n1").jobStatus());
+    }
+
+    private Set<String> keys(DocumentType type) {
+        return Set.copyOf(store.queryByType(type).stream().map(d -> d.key().toString()).toList());
+    }
+}

@@ -1,0 +1,52 @@
+package io.hpcscale.common.agent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hpcscale.common.config.Component;
+import io.hpcscale.common.config.ConfigCatalog;
+import io.hpcscale.common.config.ConfigException;
+import io.hpcscale.common.config.ConfigLoader;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class PoolMapTest {
+    private static PoolMap of(Map<String, String> settings) {
+        return PoolMap.fromSettings(new ConfigLoader(ConfigCatalog.standard()).fromMap(settings, Component.PBS_AGENT),
+                "queue");
+    }
+
+    @Test
+    void aPoolServesTheQueueOfItsOwnNameByDefault() {
+        PoolMap pools = of(Map.of("pool.pinta00.nodePattern", "pinta.*", "pool.gpu.queue", "gpuq"));
+        assertEquals(Optional.of("pinta00"), pools.poolForQueues(List.of("pinta00")));
+        assertEquals(Optional.of("gpu"), pools.poolForQueues(List.of("gpuq")));
+        assertEquals(Optional.empty(), pools.poolForQueues(List.of("gpu")));
+        assertEquals(List.of("gpu", "pinta00"), pools.pools());
+    }
+
+    @Test
+    void aNodeBelongsToItsQueueFirstAndToANamePatternOtherwise() {
+        PoolMap pools = of(Map.of("pool.pinta00.nodePattern", "pinta.*", "pool.gpu.queue", "gpuq"));
+        assertEquals(Optional.of("gpu"), pools.poolForNode("pinta01", List.of("gpuq")));
+        assertEquals(Optional.of("pinta00"), pools.poolForNode("pinta01", List.of()));
+        assertEquals(Optional.empty(), pools.poolForNode("other", List.of("workq")));
+    }
+
+    @Test
+    void refusesTwoPoolsForOneQueue() {
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> of(Map.of("pool.a.queue", "work", "pool.b.queue", "work")));
+        assertTrue(e.getMessage().contains("pool.b.queue names queue 'work', which pool a already serves"),
+                e.getMessage());
+    }
+
+    @Test
+    void refusesAConfigurationWithoutPools() {
+        ConfigException e = assertThrows(ConfigException.class, () -> of(Map.of("agent.interval", "60s")));
+        assertTrue(e.getMessage().contains("no pools are configured"), e.getMessage());
+    }
+}
