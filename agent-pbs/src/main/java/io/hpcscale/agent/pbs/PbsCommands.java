@@ -1,0 +1,38 @@
+package io.hpcscale.agent.pbs;
+
+import io.hpcscale.common.exec.CommandLimits;
+import io.hpcscale.common.exec.CommandLine;
+import java.util.List;
+
+/** The PBS commands the agent runs, with the programs configured in {@code agent.pbs.qstat} and {@code agent.pbs.pbsnodes}. */
+record PbsCommands(String qstat, String pbsnodes, CommandLimits limits) {
+    static final String QSTAT_SETTING = "agent.pbs.qstat";
+    static final String PBSNODES_SETTING = "agent.pbs.pbsnodes";
+    /** pbsnodes keeps at most 79 characters of a comment. */
+    static final int MAX_COMMENT = 79;
+    /**
+     * Comment left on a node hpcscale returns to service. pbsnodes -r keeps the old comment, and a stale
+     * "hpcscale:" marker would later make an administrator's comment-less offline look like hpcscale's own.
+     */
+    static final String RETURNED_COMMENT = "returned to service by hpcscale";
+
+    CommandLine listJobs() {
+        return new CommandLine(List.of(qstat, "-f", "-t", "-F", "json"), limits, QSTAT_SETTING);
+    }
+
+    CommandLine listQueues() {
+        return new CommandLine(List.of(qstat, "-Q", "-f", "-F", "json"), limits, QSTAT_SETTING);
+    }
+
+    CommandLine listNodes() {
+        return new CommandLine(List.of(pbsnodes, "-a", "-F", "json"), limits, PBSNODES_SETTING);
+    }
+
+    CommandLine offline(String node, String comment) {
+        return new CommandLine(List.of(pbsnodes, "-o", "-C", comment, node), limits, PBSNODES_SETTING);
+    }
+
+    CommandLine returnToService(String node) {
+        return new CommandLine(List.of(pbsnodes, "-r", "-C", RETURNED_COMMENT, node), limits, PBSNODES_SETTING);
+    }
+}

@@ -1,0 +1,255 @@
+package io.hpcscale.agent.pbs;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.hpcscale.common.model.AgentDocument;
+import io.hpcscale.common.model.DocumentKey;
+import io.hpcscale.common.model.DocumentType;
+import io.hpcscale.common.model.DrainDocument;
+import io.hpcscale.common.model.JobDocument;
+import io.hpcscale.common.model.JobState;
+import io.hpcscale.common.model.VmDocument;
+import io.hpcscale.common.store.DocumentStore;
+import io.hpcscale.common.store.SqliteClusterLoadStore;
+import io.hpcscale.common.store.StoredDocument;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The real agent, as its own process, against stand-in qstat and pbsnodes first on the PATH, writing to a real
+ * SQLite file.
+ */
+class PbsAgentEndToEndTest {
+    @TempDir
+    Path dir;
+
+    private StandInPbs pbs;
+    private Path config;
+    private SqliteClusterLoadStore store;
+    private DocumentStore documents;
+
+    @BeforeEach
+    void setUp() throws IOException {
+        pbs = new StandInPbs(dir.resolve("bin"));
+        config = writeConfig("");
+        store = new SqliteClusterLoadStore(dir.resolve("clusterload.db"), Duration.ofSeconds(10), Clock.systemUTC());
+        documents = new DocumentStore(store);
+    }
+
+    @AfterEach
+    void tearDown() {
+        store.close();
+    }
+
+    private Path writeConfig(String extra) throws IOException {
+        Path file = dir.resolve("hpcscale.properties");
+        Files.writeString(file, """
+                store.sqlite.path = %s
+                agent.host = head
+                agent.commandTimeout = 2s
+                pool.pinta00.queue = pinta00
+                pool.gpu.queue = gpuq
+                %s
+                """.formatted(dir.resolve("clusterload.db"), extra));
+        return file;
+    }
+
+    private AgentProcess.Result once() throws Exception {
+        return AgentProcess.run(pbs.directory(), "once", "--config", config.toString());
+    }
+
+    /** ETag of every job and vm document, by key: equal maps mean nothing was rewritten. */
+    private Map<String, String> jobAndVmEtags() {
+        Map<String, String> etags = new TreeMap<>();
+        for (DocumentType type : List.of(DocumentType.JOBS, DocumentType.VMS)) {
+            for (StoredDocument d : store.queryByType(type)) {
+                etags.put(d.key().toString(), d.etag());
+            }
+        }
+        return etags;
+    }
+
+    private AgentDocument heartbeat() {
+        return documents.read(new DocumentKey("_meta", "agent-head-pbs"), AgentDocument.class).orElseThrow()
+                .document();
+    }
+
+    private String heartbeatEtag() {
+        return store.read(new DocumentKey("_meta", "agent-head-pbs")).orElseThrow().etag();
+    }
+
+    private VmDocument vm(String name) {
+        return documents.read(new DocumentKey("pinta00", name), VmDocument.class).orElseThrow().document();
+    }
+
+    @Test
+    void writesTheClusterThenOnlyTheHeartbeatWhenNothingChanged() throws Exception {
+        AgentProcess.Result first = once();
+        assertEquals(0, first.exitCode(), first.stdout() + first.stderr());
+        assertTrue(first.stdout().contains("read 12 jobs and 6 nodes"), first.stdout());
+
+        List<JobDocument> jobs = documents.all(DocumentType.JOBS, JobDocument.class);
+        assertEquals(12, jobs.size());
+        JobDocument gpuJob = documents.read(new DocumentKey("gpu", "4721.pbsserver"), JobDocument.class)
+                .orElseThrow().document();
+        assertEquals(JobState.Queued, gpuJob.status());
+        assertEquals("gpuq", gpuJob.queueName());
+        assertTrue(gpuJob.exclusive());
+        assertTrue(documents.read(new DocumentKey("pinta00", "4720[3].pbsserver"), JobDocument.class).isPresent());
+        assertEquals(List.of("gpu001", "pinta007y000001", "pinta007y000002", "pinta007y000003", "pinta007y000004"),
+                documents.all(DocumentType.VMS, VmDocument.class).stream().map(VmDocument::name).sorted().toList(),
+                "hpcnode03 serves queue 'normal', which no pool serves");
+        assertTrue(vm("pinta007y000003").offlineByHpcscale());
+        assertEquals("pbs", heartbeat().scheduler());
+
+        Map<String, String> etags = jobAndVmEtags();
+        String heartbeatEtag = heartbeatEtag();
+        AgentProcess.Result second = once();
+        assertEquals(0, second.exitCode(), second.stdout() + second.stderr());
+        assertTrue(second.stdout().contains("0 documents written, 0 deleted, plus the heartbeat"), second.stdout());
+        assertEquals(etags, jobAndVmEtags(), "no job or vm document was written again");
+        assertNotEquals(heartbeatEtag, heartbeatEtag(), "the heartbeat was written");
+    }
+
+    @Test
+    void deletesTheDocumentOfAJobThatIsGone() throws Exception {
+        assertEquals(0, once().exitCode());
+        ObjectMapper json = new ObjectMapper();
+        ObjectNode output = (ObjectNode) json.readTree(Fixtures.bytes(Fixtures.CLOUD_JOBS));
+        ((ObjectNode) output.get("Jobs")).remove("4717.pbsserver");
+        pbs.write("jobs-without-4717.json", json.writerWithDefaultPrettyPrinter().writeValueAsString(output));
+        pbs.qstatPrints("jobs-without-4717.json");
+
+        AgentProcess.Result second = once();
+        assertTrue(second.stdout().contains("deleted pinta00/4717.pbsserver"), second.stdout());
+        assertTrue(second.stdout().contains("0 documents written, 1 deleted"), second.stdout());
+        assertEquals(11, store.queryByType(DocumentType.JOBS).size());
+    }
+
+    @Test
+    void aFailingHangingOrGarbledQstatDeletesNothingAndRecordsTheError() throws Exception {
+        assertEquals(0, once().exitCode());
+        Map<String, String> etags = jobAndVmEtags();
+        Map<String, Runnable> failures = new TreeMap<>();
+        failures.put("exited with status 2: qstat: cannot connect to server pbsserver", () -> run(pbs::qstatFails));
+        failures.put("did not finish within 2.0s and was killed", () -> run(pbs::qstatHangs));
+        failures.put("printed output that cannot be read as JSON", () -> run(() -> pbs.qstatPrints("garbage.txt")));
+        for (Map.Entry<String, Runnable> failure : failures.entrySet()) {
+            failure.getValue().run();
+            long begin = System.nanoTime();
+            AgentProcess.Result result = once();
+            assertEquals(1, result.exitCode(), result.stdout() + result.stderr());
+            assertTrue(Duration.ofNanos(System.nanoTime() - begin).toSeconds() < 30, "the hang was cut short");
+            assertTrue(result.stdout().contains("problem: ") && result.stdout().contains(failure.getKey()),
+                    result.stdout());
+            assertFalse(result.stderr().contains("\tat "), "no stack trace for an expected condition");
+            assertEquals(etags, jobAndVmEtags(), "nothing written or deleted after: " + failure.getKey());
+            assertTrue(heartbeat().lastError().contains(failure.getKey()), heartbeat().lastError());
+        }
+        pbs.qstatPrints("jobs.json");
+        assertEquals(0, once().exitCode());
+        assertEquals(null, heartbeat().lastError());
+    }
+
+    @Test
+    void drainsARequestedNodeAndReturnsItWhenTheRequestIsWithdrawn() throws Exception {
+        assertEquals(0, once().exitCode());
+        Instant requestedAt = Instant.now();
+        documents.upsert(List.of(DrainDocument.request("pinta00", "pinta007y000001", "idle 5m", requestedAt)));
+
+        AgentProcess.Result drained = once();
+        assertEquals(0, drained.exitCode(), drained.stdout() + drained.stderr());
+        assertTrue(pbs.calls().contains("pbsnodes -o -C hpcscale: idle 5m pinta007y000001"), pbs.calls().toString());
+        VmDocument offline = vm("pinta007y000001");
+        assertTrue(offline.offline() && offline.offlineByHpcscale(), offline.toString());
+        assertEquals(requestedAt, offline.drainRequestedAt());
+
+        AgentProcess.Result next = once();
+        assertTrue(next.stdout().contains("0 documents written"), next.stdout());
+        assertTrue(vm("pinta007y000001").offline(), "the next cycle still reports it offline");
+
+        documents.delete(List.of(new DocumentKey("pinta00", DrainDocument.idFor("pinta007y000001"))));
+        AgentProcess.Result returned = once();
+        assertTrue(returned.stdout().contains("online  pinta007y000001"), returned.stdout());
+        assertTrue(pbs.calls().contains("pbsnodes -r -C returned to service by hpcscale pinta007y000001"));
+        assertFalse(vm("pinta007y000001").offline());
+    }
+
+    @Test
+    void neverReturnsANodeAnAdministratorTookOffline() throws Exception {
+        assertEquals(0, once().exitCode());
+        assertEquals(0, once().exitCode());
+        assertTrue(pbs.calls().stream().noneMatch(c -> c.startsWith("pbsnodes -r") && c.endsWith("gpu001")));
+        assertTrue(pbs.calls().stream().noneMatch(c -> c.startsWith("pbsnodes -o")));
+    }
+
+    @Test
+    void aMissingQstatNamesTheSettingToFix() throws Exception {
+        config = writeConfig("agent.pbs.qstat = " + dir.resolve("no/such/qstat"));
+        AgentProcess.Result result = once();
+        assertEquals(1, result.exitCode());
+        assertTrue(heartbeat().lastError().contains("(setting agent.pbs.qstat): no such file or directory"),
+                heartbeat().lastError());
+    }
+
+    @Test
+    void anInvalidConfigurationExitsWithEveryProblemNamed() throws Exception {
+        config = writeConfig("agent.intervall = 2m\nagent.commandTimeout = soon");
+        AgentProcess.Result result = once();
+        assertEquals(2, result.exitCode());
+        assertTrue(result.stderr().contains("unknown setting agent.intervall") && result.stderr().contains(
+                "did you mean agent.interval?"), result.stderr());
+        assertFalse(result.stderr().contains("\tat "), result.stderr());
+    }
+
+    @Test
+    void printsTheStoredDocumentsWithTheirEtags() throws Exception {
+        assertEquals(0, once().exitCode());
+        AgentProcess.Result result = AgentProcess.run(pbs.directory(), "--config", config.toString(), "documents",
+                "--type", "vms", "--pool", "pinta00");
+        assertEquals(0, result.exitCode(), result.stderr());
+        List<String> lines = result.stdout().lines().toList();
+        assertEquals(4, lines.size(), result.stdout());
+        ObjectNode first = (ObjectNode) new ObjectMapper().readTree(lines.get(0));
+        assertEquals("vms", first.get("Type").asText());
+        assertTrue(first.get("_etag").asText().length() > 2);
+    }
+
+    @Test
+    void answersVersionAndHelp() throws Exception {
+        AgentProcess.Result version = AgentProcess.run(pbs.directory(), "--version");
+        assertEquals(0, version.exitCode());
+        assertTrue(version.stdout().startsWith("hpcscale-agent-pbs 0."), version.stdout());
+        AgentProcess.Result help = AgentProcess.run(pbs.directory(), "--help");
+        assertTrue(help.stdout().contains("run") && help.stdout().contains("once")
+                && help.stdout().contains("documents") && help.stdout().contains("--config"), help.stdout());
+    }
+
+    private interface IoAction {
+        void run() throws IOException;
+    }
+
+    private static void run(IoAction action) {
+        try {
+            action.run();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+}
