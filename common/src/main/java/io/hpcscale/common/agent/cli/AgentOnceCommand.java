@@ -58,8 +58,12 @@ final class AgentOnceCommand implements Callable<Integer> {
         }
         report.takenOffline().forEach(node -> out.println("offline " + node + " (drain requested)"));
         report.broughtBack().forEach(node -> out.println("online  " + node + " (no longer drained)"));
-        out.printf("%d documents written, %d deleted, plus the heartbeat%n", report.written().size(),
-                report.deleted().size());
+        if (report.succeeded()) {
+            out.printf("%d documents written, %d deleted, plus the heartbeat%n", report.written().size(),
+                    report.deleted().size());
+        } else {
+            out.println("cycle failed: nothing was written or deleted but the heartbeat, which carries the error");
+        }
         report.problems().forEach(problem -> out.println("problem: " + problem));
         out.flush();
     }

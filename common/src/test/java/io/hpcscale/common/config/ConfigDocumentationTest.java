@@ -1,0 +1,37 @@
+package io.hpcscale.common.config;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The example file and the configuration reference stay in step with the catalog of keys. */
+class ConfigDocumentationTest {
+    private static final Path ROOT = Path.of("..");
+    private final ConfigCatalog catalog = ConfigCatalog.standard();
+
+    @Test
+    void theExampleFileListsEveryKeyAndIsValid() throws Exception {
+        Path example = ROOT.resolve("config.example.properties");
+        List<String> lines = Files.readAllLines(example);
+        for (ConfigKey key : catalog.keys()) {
+            String name = key.isPoolKey() ? key.forPool("hb120") : key.pattern();
+            assertTrue(lines.stream().anyMatch(l -> l.matches("#?" + java.util.regex.Pattern.quote(name) + " = .*")),
+                    "config.example.properties does not list " + name);
+        }
+        for (Component component : Component.values()) {
+            new ConfigLoader(catalog).load(example, Map.of(), component);
+        }
+    }
+
+    @Test
+    void theConfigurationReferenceDescribesEveryKey() throws Exception {
+        String reference = Files.readString(ROOT.resolve("docs/configuration.md"));
+        for (ConfigKey key : catalog.keys()) {
+            assertTrue(reference.contains("`" + key.pattern() + "`"), "docs/configuration.md lacks " + key.pattern());
+        }
+    }
+}
