@@ -18,14 +18,7 @@ final class AgentProcess {
     }
 
     static Result run(Path standIns, String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-cp", System.getProperty("java.class.path"), PbsAgentMain.class.getName()));
-        command.addAll(List.of(args));
-        ProcessBuilder builder = new ProcessBuilder(command);
-        Map<String, String> env = builder.environment();
-        env.keySet().removeIf(k -> k.startsWith("HPCSCALE_"));
-        env.put("PATH", standIns + ":" + System.getenv("PATH"));
-        Process process = builder.start();
+        Process process = builder(standIns, args).start();
         CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> read(process.getInputStream()));
         CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> read(process.getErrorStream()));
         if (!process.waitFor(90, TimeUnit.SECONDS)) {
@@ -33,6 +26,23 @@ final class AgentProcess {
             throw new AssertionError("the agent did not finish within 90 s");
         }
         return new Result(process.exitValue(), out.join(), err.join());
+    }
+
+    /** Starts the agent without waiting; its output is discarded. */
+    static Process start(Path standIns, String... args) throws IOException {
+        return builder(standIns, args).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    }
+
+    private static ProcessBuilder builder(Path standIns, String... args) {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                .toString(), "-cp", System.getProperty("java.class.path"), PbsAgentMain.class.getName()));
+        command.addAll(List.of(args));
+        ProcessBuilder builder = new ProcessBuilder(command);
+        Map<String, String> env = builder.environment();
+        env.keySet().removeIf(k -> k.startsWith("HPCSCALE_"));
+        env.put("PATH", standIns + ":" + System.getenv("PATH"));
+        return builder;
     }
 
     private static String read(java.io.InputStream in) {

@@ -232,6 +232,30 @@ class PbsAgentEndToEndTest {
     }
 
     @Test
+    void theServiceRunsCyclesAndStopsPromptlyOnSigterm() throws Exception {
+        config = writeConfig("agent.interval = 1s");
+        Process service = AgentProcess.start(pbs.directory(), "run", "--config", config.toString());
+        try {
+            Instant deadline = Instant.now().plusSeconds(60);
+            while (store.queryByType(DocumentType.AGENTS).isEmpty()) {
+                assertTrue(Instant.now().isBefore(deadline), "no heartbeat within 60 s");
+                Thread.sleep(200);
+            }
+            Instant first = heartbeat().lastCycleAt();
+            while (!heartbeat().lastCycleAt().isAfter(first)) {
+                assertTrue(Instant.now().isBefore(deadline), "no second cycle within 60 s");
+                Thread.sleep(200);
+            }
+            service.destroy();
+            assertTrue(service.waitFor(10, java.util.concurrent.TimeUnit.SECONDS), "still running 10 s after SIGTERM");
+            assertEquals(143, service.exitValue());
+        } finally {
+            service.destroyForcibly();
+        }
+        assertEquals(12, store.queryByType(DocumentType.JOBS).size());
+    }
+
+    @Test
     void answersVersionAndHelp() throws Exception {
         AgentProcess.Result version = AgentProcess.run(pbs.directory(), "--version");
         assertEquals(0, version.exitCode());

@@ -68,6 +68,90 @@ public final class ConfigCatalog {
                 .describe("The pbsnodes command: a name on the PATH or a full path, e.g. /opt/pbs/bin/pbsnodes.")
                 .build());
 
+        keys.add(key("scaler.interval", ValueKind.DURATION, "60s", Set.of(SCALER)).minimumMillis(1000)
+                .describe("Time between two scaler cycles (read the documents and each pool's instances, plan, "
+                        + "act).")
+                .build());
+        keys.add(key("scaler.dryRun", ValueKind.BOOLEAN, "false", Set.of(SCALER))
+                .describe("true: plan and log every decision, but start, stop and drain nothing and write no "
+                        + "document.")
+                .build());
+        keys.add(key("scaler.staleAfter", ValueKind.DURATION, "6m", Set.of(SCALER)).minimumMillis(1000)
+                .describe("A pool whose agent has not read the scheduler successfully for this long is frozen: "
+                        + "nothing is drained, stopped or started for it beyond its min, until the agent recovers.")
+                .build());
+        keys.add(key("scaler.eventTtl", ValueKind.DURATION, "7d", Set.of(SCALER)).minimumMillis(60_000)
+                .describe("How long the store keeps the scaler's events documents.")
+                .build());
+
+        keys.add(key("pool.<name>.provider", ValueKind.CHOICE, null, Set.of(SCALER)).requiredBy(SCALER)
+                .choices("command", "simulated")
+                .describe("How the pool's instances are started and stopped: command (configured commands, for "
+                        + "on-premises power control or test clusters) or simulated (an in-memory cloud, for trials).")
+                .build());
+        keys.add(key("pool.<name>.cpus", ValueKind.INTEGER, null, Set.of(SCALER)).minimum(1).requiredBy(SCALER)
+                .describe("CPUs of one instance, as the scheduler counts them (PBS ncpus, Slurm CPUs).")
+                .build());
+        keys.add(key("pool.<name>.memoryMb", ValueKind.INTEGER, null, Set.of(SCALER)).minimum(1)
+                .requiredBy(SCALER)
+                .describe("Memory of one instance available to jobs, in MiB, as the scheduler counts it.")
+                .build());
+        keys.add(key("pool.<name>.gpus", ValueKind.INTEGER, "0", Set.of(SCALER)).minimum(0)
+                .describe("GPUs of one instance.")
+                .build());
+        keys.add(key("pool.<name>.min", ValueKind.INTEGER, "0", Set.of(SCALER)).minimum(0)
+                .describe("Instances kept running even when idle.")
+                .build());
+        keys.add(key("pool.<name>.max", ValueKind.INTEGER, null, Set.of(SCALER)).minimum(0).requiredBy(SCALER)
+                .describe("Most instances running at once (your quota for this pool).")
+                .build());
+        keys.add(key("pool.<name>.idleTimeout", ValueKind.DURATION, "5m", Set.of(SCALER)).minimumMillis(0)
+                .describe("A node free for this long, and not needed by queued jobs, is drained and stopped.")
+                .build());
+        keys.add(key("pool.<name>.bootTimeout", ValueKind.DURATION, "20m", Set.of(SCALER)).minimumMillis(1000)
+                .describe("An instance started by hpcscale whose node has not reported to the scheduler within "
+                        + "this long is stopped and counted as a failed boot.")
+                .build());
+        keys.add(key("pool.<name>.countHeldJobs", ValueKind.BOOLEAN, "false", Set.of(SCALER))
+                .describe("true: held jobs count as demand too (they start nodes before they are released).")
+                .build());
+        keys.add(key("pool.<name>.stopAction", ValueKind.CHOICE, "deallocate", Set.of(SCALER))
+                .choices("deallocate", "powerOff", "delete")
+                .describe("How an instance is stopped: deallocate (no compute charge, keeps its disk), powerOff "
+                        + "(faster restart, still charged), delete. The command provider has one stop command.")
+                .build());
+        keys.add(key("pool.<name>.maxStartPerCycle", ValueKind.INTEGER, "100", Set.of(SCALER)).minimum(1)
+                .describe("Most instances started (or created) in one scaler cycle.")
+                .build());
+        keys.add(key("pool.<name>.maxStopPerCycle", ValueKind.INTEGER, "10", Set.of(SCALER)).minimum(1)
+                .describe("Most nodes asked to drain in one scaler cycle; drained nodes are then stopped as soon "
+                        + "as the agent confirms them empty.")
+                .build());
+        keys.add(key("pool.<name>.bootFailuresBeforeBackoff", ValueKind.INTEGER, "3", Set.of(SCALER)).minimum(1)
+                .describe("Failed boots in a row that put the pool in backoff.")
+                .build());
+        keys.add(key("pool.<name>.capacityBackoff", ValueKind.DURATION, "10m", Set.of(SCALER)).minimumMillis(0)
+                .describe("How long a pool starts nothing after a capacity or quota error, or after "
+                        + "bootFailuresBeforeBackoff failed boots in a row.")
+                .build());
+        keys.add(key("pool.<name>.command.list", ValueKind.STRING, null, Set.of(SCALER))
+                .describe("command provider: prints the pool's instances, one per line: instance node state "
+                        + "(state: running, starting, stopping or stopped; on/off also accepted).")
+                .build());
+        keys.add(key("pool.<name>.command.start", ValueKind.STRING, null, Set.of(SCALER))
+                .describe("command provider: starts one instance; {instance} and {node} are replaced. Exit 69 "
+                        + "means no capacity (the pool backs off), exit 75 means try again later.")
+                .build());
+        keys.add(key("pool.<name>.command.stop", ValueKind.STRING, null, Set.of(SCALER))
+                .describe("command provider: stops one instance; {instance} and {node} are replaced.")
+                .build());
+        keys.add(key("pool.<name>.command.timeout", ValueKind.DURATION, "60s", Set.of(SCALER)).minimumMillis(100)
+                .describe("command provider: bound on one list, start or stop command.")
+                .build());
+        keys.add(key("pool.<name>.simulated.bootDelay", ValueKind.DURATION, "3m", Set.of(SCALER)).minimumMillis(0)
+                .describe("simulated provider: how long an instance takes from start to running.")
+                .build());
+
         keys.add(key("pool.<name>.queue", ValueKind.STRING, "<name>", Set.of(PBS_AGENT))
                 .describe("The PBS queue whose jobs this pool serves. Each queue maps to at most one pool.")
                 .build());

@@ -27,7 +27,7 @@ public record ConfigKey(
     public static final String POOL_PREFIX = "pool.";
     private static final String NAME_PLACEHOLDER = "<name>";
     public static final Pattern POOL_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]*");
-    private static final Pattern POOL_KEY = Pattern.compile("pool\\.([^.]+)\\.([A-Za-z0-9]+)");
+    private static final Pattern POOL_KEY = Pattern.compile("pool\\.([^.]+)\\.([A-Za-z0-9]+(?:\\.[A-Za-z0-9]+)?)");
 
     public ConfigKey {
         choices = List.copyOf(choices);

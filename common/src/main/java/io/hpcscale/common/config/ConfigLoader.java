@@ -112,7 +112,7 @@ public final class ConfigLoader {
         }
         String rest = name.substring(prefix.length());
         for (ConfigKey key : catalog.poolKeys()) {
-            String suffix = "_" + key.poolProperty().toUpperCase(Locale.ROOT);
+            String suffix = "_" + key.poolProperty().toUpperCase(Locale.ROOT).replace('.', '_');
             if (rest.endsWith(suffix) && rest.length() > suffix.length()) {
                 String pool = rest.substring(0, rest.length() - suffix.length()).toLowerCase(Locale.ROOT);
                 return key.forPool(pool);

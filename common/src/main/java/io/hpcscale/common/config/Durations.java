@@ -27,6 +27,25 @@ public final class Durations {
         };
     }
 
+    /** For people: whole seconds as {@code 45s}, {@code 5m30s}, {@code 1h16m}. */
+    public static String human(Duration duration) {
+        long seconds = Math.max(0, duration.toSeconds());
+        long hours = seconds / 3600;
+        long minutes = (seconds / 60) % 60;
+        long rest = seconds % 60;
+        StringBuilder out = new StringBuilder();
+        if (hours > 0) {
+            out.append(hours).append('h');
+        }
+        if (minutes > 0) {
+            out.append(minutes).append('m');
+        }
+        if (rest > 0 || out.length() == 0) {
+            out.append(rest).append('s');
+        }
+        return out.toString();
+    }
+
     /** The shortest exact way to write a duration in the same form. */
     public static String format(Duration duration) {
         long millis = duration.toMillis();

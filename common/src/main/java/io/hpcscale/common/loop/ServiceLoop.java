@@ -26,6 +26,7 @@ public final class ServiceLoop {
     private final Duration interval;
     private final Cycle cycle;
     private final CountDownLatch stopped = new CountDownLatch(1);
+    private final CountDownLatch finished = new CountDownLatch(1);
 
     public ServiceLoop(Clock clock, Duration interval, Cycle cycle) {
         this.clock = clock;
@@ -35,6 +36,14 @@ public final class ServiceLoop {
 
     /** Runs cycles until {@link #stop()} is called or the thread is interrupted. */
     public void run() throws InterruptedException {
+        try {
+            loop();
+        } finally {
+            finished.countDown();
+        }
+    }
+
+    private void loop() throws InterruptedException {
         while (stopped.getCount() > 0) {
             Instant started = clock.instant();
             try {
@@ -48,6 +57,23 @@ public final class ServiceLoop {
                 return;
             }
         }
+    }
+
+    /**
+     * Runs until the JVM is asked to stop (SIGTERM, Ctrl-C): the shutdown then waits up to {@code grace} for the
+     * cycle in progress to finish, so a stop never cuts a write or a cloud call in half. It waits for the loop, not
+     * for this thread, which may go on to call System.exit and block there while shutdown hooks run.
+     */
+    public void runUntilShutdown(Duration grace) throws InterruptedException {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            stop();
+            try {
+                finished.await(grace.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "hpcscale-shutdown"));
+        run();
     }
 
     /** Ends {@link #run()} after the cycle in progress; safe to call from a shutdown hook. */

@@ -43,6 +43,9 @@ public interface ClusterLoadStore extends AutoCloseable {
      */
     String create(ObjectNode document);
 
+    /** Deletes documents whose {@code ttl} has passed (reads already ignore them); returns how many. */
+    int purgeExpired();
+
     /** Where the documents live, for messages: "SQLite file /var/lib/hpcscale/clusterload.db". */
     String describe();
 

@@ -126,6 +126,14 @@ public final class InMemoryClusterLoadStore implements ClusterLoadStore {
     }
 
     @Override
+    public synchronized int purgeExpired() {
+        checkAvailable();
+        int before = documents.size();
+        documents.values().removeIf(this::expired);
+        return before - documents.size();
+    }
+
+    @Override
     public String describe() {
         return "in-memory store";
     }

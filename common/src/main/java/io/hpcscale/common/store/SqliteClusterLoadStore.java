@@ -184,7 +184,7 @@ public final class SqliteClusterLoadStore implements ClusterLoadStore {
         });
     }
 
-    /** Removes documents whose ttl has passed; queries already ignore them. */
+    @Override
     public synchronized int purgeExpired() {
         return inTransaction("purge expired documents", c -> {
             try (PreparedStatement delete = c.prepareStatement(

@@ -20,9 +20,9 @@ import io.hpcscale.common.model.JobState;
 import io.hpcscale.common.model.NodeJobStatus;
 import io.hpcscale.common.model.Placement;
 import io.hpcscale.common.model.VmDocument;
-import io.hpcscale.common.store.ClusterLoadStoreContract.MutableClock;
 import io.hpcscale.common.store.DocumentStore;
 import io.hpcscale.common.store.InMemoryClusterLoadStore;
+import io.hpcscale.common.time.SettableClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -32,7 +32,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 class AgentTest {
-    private final MutableClock clock = new MutableClock(Instant.parse("2026-11-22T10:00:00Z"));
+    private final SettableClock clock = new SettableClock(Instant.parse("2026-11-22T10:00:00Z"));
     private final InMemoryClusterLoadStore store = new InMemoryClusterLoadStore(clock);
     private final DocumentStore documents = new DocumentStore(store);
     private final FakeSchedulerAdapter scheduler = new FakeSchedulerAdapter();

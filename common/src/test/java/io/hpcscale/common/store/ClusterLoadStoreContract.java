@@ -9,10 +9,10 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.hpcscale.common.model.DocumentKey;
 import io.hpcscale.common.model.DocumentType;
+import io.hpcscale.common.time.SettableClock;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 
 /** What every {@link ClusterLoadStore} must do; each store's test extends this. */
 public abstract class ClusterLoadStoreContract {
-    protected final MutableClock clock = new MutableClock(Instant.parse("2026-11-22T10:00:00Z"));
+    protected final SettableClock clock = new SettableClock(Instant.parse("2026-11-22T10:00:00Z"));
     protected ClusterLoadStore store;
 
     protected abstract ClusterLoadStore newStore(Clock clock) throws Exception;
@@ -117,37 +117,5 @@ public abstract class ClusterLoadStoreContract {
         clock.advance(Duration.ofSeconds(61));
         assertEquals(List.of("a/e2"), ids(store.query(DocumentType.EVENTS, "a")));
         assertTrue(store.read(new DocumentKey("a", "e1")).isEmpty());
-    }
-
-    /** A clock tests can move. */
-    public static final class MutableClock extends Clock {
-        private Instant now;
-
-        public MutableClock(Instant now) {
-            this.now = now;
-        }
-
-        public synchronized void advance(Duration duration) {
-            now = now.plus(duration);
-        }
-
-        public synchronized void set(Instant instant) {
-            now = instant;
-        }
-
-        @Override
-        public synchronized Instant instant() {
-            return now;
-        }
-
-        @Override
-        public ZoneOffset getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
     }
 }

@@ -53,7 +53,7 @@ class SqliteClusterLoadStoreTest extends ClusterLoadStoreContract {
         event.put("ttl", 1);
         store.upsertAll(List.of(event));
         clock.advance(Duration.ofSeconds(2));
-        assertEquals(1, ((SqliteClusterLoadStore) store).purgeExpired());
+        assertEquals(1, store.purgeExpired());
         assertTrue(store.read(new DocumentKey("a", "e1")).isEmpty());
     }
 
