@@ -1,0 +1,75 @@
+package io.hpcscale.scaler.cloud;
+
+import io.hpcscale.common.config.ConfigException;
+import io.hpcscale.common.config.PoolSettings;
+import io.hpcscale.common.config.Settings;
+import io.hpcscale.common.exec.CommandLimits;
+import io.hpcscale.common.exec.CommandRunner;
+import io.hpcscale.scaler.pool.StopAction;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Makes each pool's provider from {@code pool.<name>.provider} and the provider's own settings. */
+public final class CloudProviders {
+    private final Settings settings;
+    private final CommandRunner runner;
+    private final SimulatedCloud simulatedCloud;
+
+    public CloudProviders(Settings settings, CommandRunner runner, SimulatedCloud simulatedCloud) {
+        this.settings = settings;
+        this.runner = runner;
+        this.simulatedCloud = simulatedCloud;
+    }
+
+    /** @throws ConfigException naming every setting the pool's provider lacks or cannot use */
+    public CloudProvider forPool(String name) {
+        PoolSettings pool = settings.pool(name);
+        String provider = pool.string("provider");
+        return switch (provider) {
+            case "command" -> command(pool);
+            case "simulated" -> simulated(pool);
+            default -> throw new ConfigException(pool.key("provider") + "=" + provider + " is not a provider");
+        };
+    }
+
+    private CloudProvider command(PoolSettings pool) {
+        List<String> problems = new ArrayList<>();
+        for (String which : List.of("list", "start", "stop")) {
+            if (pool.optionalString("command." + which).isEmpty()) {
+                problems.add(pool.key("command." + which) + " is required when " + pool.key("provider")
+                        + " = command: " + describe(which));
+            }
+        }
+        if (StopAction.fromSetting(pool.string("stopAction")) == StopAction.DELETE) {
+            problems.add(pool.key("stopAction") + " = delete cannot be done by the command provider, which has one "
+                    + "stop command: use deallocate or powerOff");
+        }
+        if (!problems.isEmpty()) {
+            throw new ConfigException(problems);
+        }
+        CommandLimits limits = new CommandLimits(pool.duration("command.timeout"), pool.key("command.timeout"),
+                16L << 20, pool.key("command.list"));
+        try {
+            return new CommandCloudProvider(runner, CommandCloudProvider.Commands.parse(pool.name(),
+                    pool.string("command.list"), pool.string("command.start"), pool.string("command.stop"), limits));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(e.getMessage());
+        }
+    }
+
+    private CloudProvider simulated(PoolSettings pool) {
+        if (!simulatedCloud.hasScaleSet(pool.name())) {
+            simulatedCloud.addScaleSet(pool.name(), pool.intValue("max"), pool.name() + "-vm",
+                    pool.duration("simulated.bootDelay"));
+        }
+        return simulatedCloud.provider(pool.name());
+    }
+
+    private static String describe(String which) {
+        return switch (which) {
+            case "list" -> "a command printing one line per instance: instance node state";
+            case "start" -> "a command starting one instance, with {instance} and/or {node}";
+            default -> "a command stopping one instance, with {instance} and/or {node}";
+        };
+    }
+}

@@ -1,0 +1,347 @@
+package io.hpcscale.scaler.cloud;
+
+import io.hpcscale.scaler.pool.StopAction;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * A cloud in memory: one scale set per pool, instances that take a boot delay to run, and switches to inject the
+ * failures a real cloud has (no capacity, quota, throttling, failed listing, boots that never complete, Spot
+ * evictions). It also keeps the books: instance starts, stops and running time, for the demo and the simulator.
+ * Time comes from the clock it is given, so a simulated clock drives it.
+ */
+public final class SimulatedCloud {
+
+    /** Someone who wants to know when instances change state. */
+    public interface Listener {
+        /**
+         * @param evicted the cloud stopped it on its own (a Spot eviction), rather than because someone asked
+         */
+        void changed(String pool, Instance instance, PowerState from, boolean evicted, Instant at);
+    }
+
+    private static final class Vm {
+        final String id;
+        final String node;
+        PowerState state = PowerState.STOPPED;
+        Instant startedAt;
+        boolean healthy = true;
+
+        Vm(String id, String node) {
+            this.id = id;
+            this.node = node;
+        }
+
+        Instance view() {
+            return new Instance(id, node, state);
+        }
+    }
+
+    private static final class ScaleSet {
+        final String pool;
+        final String nodePrefix;
+        final Duration bootDelay;
+        final Map<String, Vm> vms = new LinkedHashMap<>();
+        int nextIndex;
+        Integer quota;
+        int failingStarts;
+        boolean failWithQuota;
+        int brokenBoots;
+        String listFailure;
+        int throttledCalls;
+        Duration throttleRetryAfter = Duration.ofSeconds(30);
+
+        ScaleSet(String pool, String nodePrefix, Duration bootDelay) {
+            this.pool = pool;
+            this.nodePrefix = nodePrefix;
+            this.bootDelay = bootDelay;
+        }
+
+        Vm add() {
+            nextIndex++;
+            Vm vm = new Vm(pool + "_" + nextIndex, String.format("%s%03d", nodePrefix, nextIndex));
+            vms.put(vm.id, vm);
+            return vm;
+        }
+    }
+
+    private final Clock clock;
+    private final Map<String, ScaleSet> scaleSets = new LinkedHashMap<>();
+    private final List<Listener> listeners = new CopyOnWriteArrayList<>();
+    private long starts;
+    private long stops;
+    private long evictions;
+    private double instanceSeconds;
+
+    public SimulatedCloud(Clock clock) {
+        this.clock = clock;
+    }
+
+    /** A scale set of {@code size} stopped instances whose nodes are named {@code <nodePrefix>001}, ... */
+    public synchronized void addScaleSet(String pool, int size, String nodePrefix, Duration bootDelay) {
+        ScaleSet set = new ScaleSet(pool, nodePrefix, bootDelay);
+        for (int i = 0; i < size; i++) {
+            set.add();
+        }
+        scaleSets.put(pool, set);
+    }
+
+    public synchronized boolean hasScaleSet(String pool) {
+        return scaleSets.containsKey(pool);
+    }
+
+    public CloudProvider provider(String pool) {
+        return new SimulatedCloudProvider(this, pool);
+    }
+
+    public void addListener(Listener listener) {
+        listeners.add(listener);
+    }
+
+    // ---- injection -------------------------------------------------------------------------------------------
+
+    /** The next {@code times} start or create calls fail: with a capacity error, or a quota error. */
+    public synchronized void failStarts(String pool, int times, boolean quota) {
+        ScaleSet set = set(pool);
+        set.failingStarts = times;
+        set.failWithQuota = quota;
+    }
+
+    /** At most this many instances of the pool may be active; starting more is a quota error. */
+    public synchronized void setQuota(String pool, Integer maxActive) {
+        set(pool).quota = maxActive;
+    }
+
+    /** The next {@code count} instances started run, but their node never reports to the scheduler. */
+    public synchronized void breakBoots(String pool, int count) {
+        set(pool).brokenBoots = count;
+    }
+
+    /** Listing the pool fails with this message until called with null. */
+    public synchronized void failLists(String pool, String message) {
+        set(pool).listFailure = message;
+    }
+
+    /** The next {@code calls} calls to the pool are throttled. */
+    public synchronized void throttle(String pool, int calls, Duration retryAfter) {
+        ScaleSet set = set(pool);
+        set.throttledCalls = calls;
+        set.throttleRetryAfter = retryAfter;
+    }
+
+    /** Azure takes a Spot instance back: it stops without being asked. */
+    public synchronized void evict(String pool, String instanceId) {
+        refresh();
+        Vm vm = set(pool).vms.get(instanceId);
+        if (vm != null && vm.state.active()) {
+            evictions++;
+            change(pool, vm, PowerState.STOPPED, true);
+        }
+    }
+
+    // ---- what the simulated scheduler and the books see --------------------------------------------------------
+
+    /** Instances of the pool as they are now. */
+    public synchronized List<Instance> instances(String pool) {
+        refresh();
+        return set(pool).vms.values().stream().map(Vm::view).toList();
+    }
+
+    /** Whether the node runs and would report to its scheduler. */
+    public synchronized boolean nodeUp(String pool, String node) {
+        refresh();
+        ScaleSet set = scaleSets.get(pool);
+        if (set == null) {
+            return false;
+        }
+        return set.vms.values().stream().anyMatch(v -> v.node.equals(node) && v.state == PowerState.RUNNING
+                && v.healthy);
+    }
+
+    /** When the next instance now booting will be running, or null: the simulator's next wake-up. */
+    public synchronized Instant nextBootCompletion() {
+        Instant next = null;
+        for (ScaleSet set : scaleSets.values()) {
+            for (Vm vm : set.vms.values()) {
+                if (vm.state == PowerState.STARTING) {
+                    Instant at = vm.startedAt.plus(set.bootDelay);
+                    if (next == null || at.isBefore(next)) {
+                        next = at;
+                    }
+                }
+            }
+        }
+        return next;
+    }
+
+    public synchronized long starts() {
+        return starts;
+    }
+
+    public synchronized long stops() {
+        return stops;
+    }
+
+    public synchronized long evictions() {
+        return evictions;
+    }
+
+    /** Instances of all pools active (starting or running) now. */
+    public synchronized int activeInstances() {
+        refresh();
+        return (int) scaleSets.values().stream().flatMap(s -> s.vms.values().stream())
+                .filter(v -> v.state.active()).count();
+    }
+
+    /** Instance-hours charged so far: from each start request to its stop. */
+    public synchronized double instanceHours() {
+        refresh();
+        double open = 0;
+        Instant now = clock.instant();
+        for (ScaleSet set : scaleSets.values()) {
+            for (Vm vm : set.vms.values()) {
+                if (vm.state.active()) {
+                    open += Duration.between(vm.startedAt, now).toMillis() / 1000.0;
+                }
+            }
+        }
+        return (instanceSeconds + open) / 3600.0;
+    }
+
+    // ---- the provider's calls ----------------------------------------------------------------------------------
+
+    synchronized List<Instance> list(String pool) throws CloudException {
+        ScaleSet set = set(pool);
+        checkThrottle(set);
+        if (set.listFailure != null) {
+            throw new CloudException("listing simulated scale set " + pool + " failed: " + set.listFailure);
+        }
+        return instances(pool);
+    }
+
+    synchronized void start(String pool, List<Instance> instances) throws CloudException {
+        ScaleSet set = set(pool);
+        checkThrottle(set);
+        refresh();
+        checkStartAllowed(set, instances.size());
+        for (Instance instance : instances) {
+            Vm vm = set.vms.get(instance.id());
+            if (vm == null) {
+                throw new NotFoundException("simulated scale set " + pool + " has no instance " + instance.id());
+            }
+            if (vm.state == PowerState.STOPPED) {
+                boot(set, vm);
+            }
+        }
+    }
+
+    synchronized List<Instance> create(String pool, int count) throws CloudException {
+        ScaleSet set = set(pool);
+        checkThrottle(set);
+        refresh();
+        checkStartAllowed(set, count);
+        List<Instance> created = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            Vm vm = set.add();
+            boot(set, vm);
+            created.add(vm.view());
+        }
+        return created;
+    }
+
+    synchronized void stop(String pool, List<Instance> instances, StopAction action) throws CloudException {
+        ScaleSet set = set(pool);
+        checkThrottle(set);
+        refresh();
+        for (Instance instance : instances) {
+            Vm vm = set.vms.get(instance.id());
+            if (vm == null) {
+                throw new NotFoundException("simulated scale set " + pool + " has no instance " + instance.id());
+            }
+            if (vm.state.active()) {
+                stops++;
+                change(pool, vm, PowerState.STOPPED);
+            }
+            if (action == StopAction.DELETE) {
+                set.vms.remove(vm.id);
+            }
+        }
+    }
+
+    private void boot(ScaleSet set, Vm vm) {
+        starts++;
+        vm.startedAt = clock.instant();
+        vm.healthy = true;
+        if (set.brokenBoots > 0) {
+            set.brokenBoots--;
+            vm.healthy = false;
+        }
+        change(set.pool, vm, set.bootDelay.isZero() ? PowerState.RUNNING : PowerState.STARTING);
+    }
+
+    private void checkStartAllowed(ScaleSet set, int count) throws CloudException {
+        if (set.failingStarts > 0) {
+            set.failingStarts--;
+            if (set.failWithQuota) {
+                throw new QuotaException("OperationNotAllowed: simulated quota exceeded for scale set " + set.pool);
+            }
+            throw new CapacityException("AllocationFailed: simulated capacity shortage for scale set " + set.pool);
+        }
+        if (set.quota != null) {
+            long active = set.vms.values().stream().filter(v -> v.state.active()).count();
+            if (active + count > set.quota) {
+                throw new QuotaException("OperationNotAllowed: " + count + " more instances would exceed the quota "
+                        + "of " + set.quota + " for scale set " + set.pool + " (" + active + " active)");
+            }
+        }
+    }
+
+    private void checkThrottle(ScaleSet set) throws ThrottledException {
+        if (set.throttledCalls > 0) {
+            set.throttledCalls--;
+            throw new ThrottledException("429 TooManyRequests from simulated scale set " + set.pool,
+                    set.throttleRetryAfter);
+        }
+    }
+
+    private void refresh() {
+        Instant now = clock.instant();
+        for (ScaleSet set : scaleSets.values()) {
+            for (Vm vm : set.vms.values()) {
+                if (vm.state == PowerState.STARTING && !vm.startedAt.plus(set.bootDelay).isAfter(now)) {
+                    change(set.pool, vm, PowerState.RUNNING);
+                }
+            }
+        }
+    }
+
+    private void change(String pool, Vm vm, PowerState to) {
+        change(pool, vm, to, false);
+    }
+
+    private void change(String pool, Vm vm, PowerState to, boolean evicted) {
+        PowerState from = vm.state;
+        if (from.active() && !to.active()) {
+            instanceSeconds += Duration.between(vm.startedAt, clock.instant()).toMillis() / 1000.0;
+        }
+        vm.state = to;
+        Instance view = vm.view();
+        for (Listener listener : listeners) {
+            listener.changed(pool, view, from, evicted, clock.instant());
+        }
+    }
+
+    private ScaleSet set(String pool) {
+        ScaleSet set = scaleSets.get(pool);
+        if (set == null) {
+            throw new IllegalArgumentException("the simulated cloud has no scale set for pool " + pool);
+        }
+        return set;
+    }
+}
