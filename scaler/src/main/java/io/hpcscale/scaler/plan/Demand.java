@@ -1,0 +1,36 @@
+package io.hpcscale.scaler.plan;
+
+import java.util.List;
+import java.util.Set;
+
+/**
+ * What the pool's queued jobs need.
+ *
+ * @param jobsConsidered     queued (and, when configured, held) jobs of the pool
+ * @param newNodes           nodes needed beyond those running or booting, within the pool's max
+ * @param nodesInUse         running nodes that queued jobs will be placed on: not to be scaled down
+ * @param drainsToCancel     drained nodes that queued jobs need back
+ * @param unsatisfiable      jobs that can never run on this pool's VM shape, with the reason
+ * @param jobsBeyondMax      jobs that would need more nodes than the pool's max allows now
+ */
+public record Demand(
+        int jobsConsidered,
+        int newNodes,
+        Set<String> nodesInUse,
+        Set<String> drainsToCancel,
+        List<Unsatisfiable> unsatisfiable,
+        int jobsBeyondMax) {
+
+    public Demand {
+        nodesInUse = Set.copyOf(nodesInUse);
+        drainsToCancel = Set.copyOf(drainsToCancel);
+        unsatisfiable = List.copyOf(unsatisfiable);
+    }
+
+    public static Demand none() {
+        return new Demand(0, 0, Set.of(), Set.of(), List.of(), 0);
+    }
+
+    public record Unsatisfiable(String jobId, String reason) {
+    }
+}

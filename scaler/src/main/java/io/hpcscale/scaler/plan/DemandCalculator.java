@@ -1,0 +1,271 @@
+package io.hpcscale.scaler.plan;
+
+import io.hpcscale.common.model.Chunk;
+import io.hpcscale.common.model.JobDocument;
+import io.hpcscale.common.model.Placement;
+import io.hpcscale.scaler.pool.VmShape;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * How many nodes the queued jobs need: their chunks are packed first-fit decreasing onto the free capacity of
+ * running nodes, then onto instances still booting, then onto drained nodes (whose drains are then withdrawn), and
+ * finally onto new nodes of the pool's VM shape. An exclusive job gets nodes no other job uses; a scatter job puts
+ * each chunk on its own node; a pack job needs all its chunks on one node. A job that can never fit the VM shape
+ * is reported and places nothing.
+ */
+final class DemandCalculator {
+
+    enum Kind {
+        RUNNING,
+        BOOTING,
+        DRAINING,
+        NEW
+    }
+
+    /** Free room on a node, or an empty node to be. */
+    record Capacity(String node, Kind kind, int cpus, long memoryMb, int gpus, boolean empty) {
+    }
+
+    private static final class Bin {
+        final String node;
+        final Kind kind;
+        int cpus;
+        long memoryMb;
+        int gpus;
+        boolean empty;
+        String exclusiveOwner;
+        boolean received;
+
+        Bin(Capacity capacity) {
+            this.node = capacity.node();
+            this.kind = capacity.kind();
+            this.cpus = capacity.cpus();
+            this.memoryMb = capacity.memoryMb();
+            this.gpus = capacity.gpus();
+            this.empty = capacity.empty();
+        }
+
+        boolean fits(Chunk unit) {
+            return unit.cpus() <= cpus && unit.memoryMb() <= memoryMb && unit.gpus() <= gpus;
+        }
+
+        boolean openTo(String job, boolean exclusive) {
+            if (exclusiveOwner != null) {
+                return exclusiveOwner.equals(job);
+            }
+            return !exclusive || empty;
+        }
+
+        void take(Chunk unit, String job, boolean exclusive) {
+            cpus -= unit.cpus();
+            memoryMb -= unit.memoryMb();
+            gpus -= unit.gpus();
+            empty = false;
+            received = true;
+            if (exclusive) {
+                exclusiveOwner = job;
+            }
+        }
+    }
+
+    /** A bin as it was before one of a job's chunks was placed on it, to undo a job that does not fit. */
+    private record Placed(Bin bin, int cpus, long memoryMb, int gpus, boolean empty, String owner,
+            boolean received) {
+
+        static Placed before(Bin bin) {
+            return new Placed(bin, bin.cpus, bin.memoryMb, bin.gpus, bin.empty, bin.exclusiveOwner, bin.received);
+        }
+
+        void restore() {
+            bin.cpus = cpus;
+            bin.memoryMb = memoryMb;
+            bin.gpus = gpus;
+            bin.empty = empty;
+            bin.exclusiveOwner = owner;
+            bin.received = received;
+        }
+    }
+
+    private final VmShape shape;
+    private final int max;
+
+    DemandCalculator(VmShape shape, int max) {
+        this.shape = shape;
+        this.max = max;
+    }
+
+    /**
+     * @param newNodesAllowed how many nodes may still be added before the pool reaches its max
+     */
+    Demand compute(List<JobDocument> jobs, List<Capacity> capacity, int newNodesAllowed) {
+        List<Bin> bins = new ArrayList<>();
+        capacity.stream()
+                .sorted(Comparator.comparing(Capacity::kind).thenComparing(Capacity::empty)
+                        .thenComparing(Capacity::node))
+                .map(Bin::new)
+                .forEach(bins::add);
+        List<Demand.Unsatisfiable> unsatisfiable = new ArrayList<>();
+        int newNodes = 0;
+        int beyondMax = 0;
+        for (JobDocument job : sortedLargestFirst(jobs)) {
+            String reason = whyItCannotFit(job);
+            if (reason != null) {
+                unsatisfiable.add(new Demand.Unsatisfiable(job.schedulerId(), reason));
+                continue;
+            }
+            int opened = place(job, bins, newNodesAllowed - newNodes);
+            if (opened < 0) {
+                beyondMax++;
+            } else {
+                newNodes += opened;
+            }
+        }
+        Set<String> inUse = new HashSet<>();
+        Set<String> drainsToCancel = new HashSet<>();
+        for (Bin bin : bins) {
+            if (bin.received && bin.kind == Kind.RUNNING) {
+                inUse.add(bin.node);
+            }
+            if (bin.received && bin.kind == Kind.DRAINING) {
+                drainsToCancel.add(bin.node);
+            }
+        }
+        return new Demand(jobs.size(), newNodes, inUse, drainsToCancel, unsatisfiable, beyondMax);
+    }
+
+    /** Places all of a job's chunks or none; returns the new nodes it opened, or -1 if the pool's max stops it. */
+    private int place(JobDocument job, List<Bin> bins, int newNodesLeft) {
+        List<Chunk> units = units(job);
+        List<Placed> placed = new ArrayList<>();
+        int binsBefore = bins.size();
+        boolean exclusive = job.exclusive();
+        String id = job.schedulerId();
+        if (job.placement() == Placement.pack) {
+            Chunk whole = sum(units);
+            Bin bin = firstFit(bins, whole, id, exclusive, Set.of());
+            if (bin == null) {
+                bin = newBin(bins, newNodesLeft);
+            }
+            if (bin == null) {
+                return -1;
+            }
+            bin.take(whole, id, exclusive);
+            return bins.size() - binsBefore;
+        }
+        Set<Bin> usedByJob = new HashSet<>();
+        for (Chunk unit : units) {
+            Set<Bin> excluded = job.placement() == Placement.scatter ? usedByJob : Set.of();
+            Bin bin = firstFit(bins, unit, id, exclusive, excluded);
+            if (bin == null) {
+                bin = newBin(bins, newNodesLeft - (bins.size() - binsBefore));
+            }
+            if (bin == null) {
+                undo(placed, bins, binsBefore);
+                return -1;
+            }
+            placed.add(Placed.before(bin));
+            bin.take(unit, id, exclusive);
+            usedByJob.add(bin);
+        }
+        return bins.size() - binsBefore;
+    }
+
+    private static Bin firstFit(List<Bin> bins, Chunk unit, String job, boolean exclusive, Set<Bin> excluded) {
+        for (Bin bin : bins) {
+            if (bin.fits(unit) && bin.openTo(job, exclusive) && !excluded.contains(bin)) {
+                return bin;
+            }
+        }
+        return null;
+    }
+
+    private Bin newBin(List<Bin> bins, int newNodesLeft) {
+        if (newNodesLeft <= 0) {
+            return null;
+        }
+        Bin bin = new Bin(new Capacity(null, Kind.NEW, shape.cpus(), shape.memoryMb(), shape.gpus(), true));
+        bins.add(bin);
+        return bin;
+    }
+
+    private static void undo(List<Placed> placed, List<Bin> bins, int binsBefore) {
+        for (int i = placed.size() - 1; i >= 0; i--) {
+            placed.get(i).restore();
+        }
+        while (bins.size() > binsBefore) {
+            bins.remove(bins.size() - 1);
+        }
+    }
+
+    private String whyItCannotFit(JobDocument job) {
+        if (job.chunks().isEmpty()) {
+            return "it asks for no resources";
+        }
+        for (Chunk chunk : job.chunks()) {
+            if (!fitsShape(chunk)) {
+                return "a chunk needs " + describe(chunk) + " but an instance has " + describe(shape);
+            }
+        }
+        if (job.placement() == Placement.pack && !fitsShape(sum(units(job)))) {
+            return "it needs all its chunks on one node (" + describe(sum(units(job)))
+                    + ") but an instance has " + describe(shape);
+        }
+        int nodes = job.placement() == Placement.scatter || job.exclusive() ? job.chunkCount() : 0;
+        if (job.placement() == Placement.scatter && nodes > max) {
+            return "it needs " + nodes + " nodes, one per chunk, but the pool's max is " + max;
+        }
+        return null;
+    }
+
+    private boolean fitsShape(Chunk chunk) {
+        return chunk.cpus() <= shape.cpus() && chunk.memoryMb() <= shape.memoryMb() && chunk.gpus() <= shape.gpus();
+    }
+
+    private static List<Chunk> units(JobDocument job) {
+        List<Chunk> units = new ArrayList<>(job.chunkCount());
+        for (Chunk chunk : job.chunks()) {
+            for (int i = 0; i < chunk.count(); i++) {
+                units.add(new Chunk(1, chunk.cpus(), chunk.memoryMb(), chunk.gpus()));
+            }
+        }
+        units.sort(Comparator.comparingInt(Chunk::cpus).thenComparingLong(Chunk::memoryMb)
+                .thenComparingInt(Chunk::gpus).reversed());
+        return units;
+    }
+
+    private static Chunk sum(List<Chunk> units) {
+        int cpus = 0;
+        long memory = 0;
+        int gpus = 0;
+        for (Chunk unit : units) {
+            cpus += unit.cpus();
+            memory += unit.memoryMb();
+            gpus += unit.gpus();
+        }
+        return new Chunk(1, cpus, memory, gpus);
+    }
+
+    private static List<JobDocument> sortedLargestFirst(List<JobDocument> jobs) {
+        Comparator<JobDocument> bySize = Comparator
+                .comparingInt((JobDocument j) -> j.chunks().stream().mapToInt(Chunk::cpus).max().orElse(0))
+                .thenComparingLong(JobDocument::totalCpus)
+                .reversed();
+        return jobs.stream()
+                .sorted(bySize.thenComparing(JobDocument::submittedAt, Comparator.nullsLast(Instant::compareTo))
+                        .thenComparing(JobDocument::schedulerId))
+                .toList();
+    }
+
+    private static String describe(Chunk chunk) {
+        return chunk.cpus() + " CPUs, " + chunk.memoryMb() + " MiB, " + chunk.gpus() + " GPUs";
+    }
+
+    private static String describe(VmShape shape) {
+        return shape.cpus() + " CPUs, " + shape.memoryMb() + " MiB, " + shape.gpus() + " GPUs";
+    }
+}

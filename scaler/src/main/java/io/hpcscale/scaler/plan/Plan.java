@@ -1,0 +1,70 @@
+package io.hpcscale.scaler.plan;
+
+import io.hpcscale.scaler.cloud.Instance;
+import java.util.List;
+
+/**
+ * What the scaler should do for one pool this cycle, each action with its reason.
+ *
+ * @param demand what the queued jobs need, for logging and status
+ */
+public record Plan(
+        String pool,
+        List<Start> starts,
+        Create create,
+        List<DrainRequest> drains,
+        List<CancelDrain> cancels,
+        List<Stop> stops,
+        List<Note> notes,
+        Demand demand) {
+
+    public Plan {
+        starts = List.copyOf(starts);
+        drains = List.copyOf(drains);
+        cancels = List.copyOf(cancels);
+        stops = List.copyOf(stops);
+        notes = List.copyOf(notes);
+    }
+
+    /** Start a stopped instance; its drain request, if any, is withdrawn once it starts. */
+    public record Start(Instance instance, String reason, boolean withdrawDrain) {
+    }
+
+    /** Add instances because no stopped one is left to start. */
+    public record Create(int count, String reason) {
+    }
+
+    /** Ask the agent to take a node out of service. */
+    public record DrainRequest(Instance instance, String reason) {
+    }
+
+    /** Withdraw a drain request; the agent returns the node to service. */
+    public record CancelDrain(String node, String reason) {
+    }
+
+    /**
+     * Stop an instance.
+     *
+     * @param bootFailure it never reported to the scheduler: counted as a failed boot
+     */
+    public record Stop(Instance instance, String reason, boolean bootFailure) {
+    }
+
+    /** A refusal or condition worth an event: why the pool did not do something. */
+    public record Note(Kind kind, String message) {
+        public enum Kind {
+            INSTANCES_UNKNOWN,
+            STALE,
+            BACKOFF,
+            UNSATISFIABLE,
+            AT_MAX,
+            NOTHING_TO_START,
+            WAITING_FOR_JOBS,
+            UNREPORTED_NODE
+        }
+    }
+
+    public boolean isEmpty() {
+        return starts.isEmpty() && create == null && drains.isEmpty() && cancels.isEmpty() && stops.isEmpty();
+    }
+}

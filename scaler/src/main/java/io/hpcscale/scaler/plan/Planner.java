@@ -1,0 +1,330 @@
+package io.hpcscale.scaler.plan;
+
+import io.hpcscale.common.config.Durations;
+import io.hpcscale.common.model.DrainDocument;
+import io.hpcscale.common.model.JobDocument;
+import io.hpcscale.common.model.JobState;
+import io.hpcscale.common.model.VmDocument;
+import io.hpcscale.scaler.cloud.Instance;
+import io.hpcscale.scaler.plan.DemandCalculator.Capacity;
+import io.hpcscale.scaler.plan.DemandCalculator.Kind;
+import io.hpcscale.scaler.plan.Plan.CancelDrain;
+import io.hpcscale.scaler.plan.Plan.Create;
+import io.hpcscale.scaler.plan.Plan.DrainRequest;
+import io.hpcscale.scaler.plan.Plan.Note;
+import io.hpcscale.scaler.plan.Plan.Start;
+import io.hpcscale.scaler.plan.Plan.Stop;
+import io.hpcscale.scaler.pool.PoolConfig;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Decides what to do for one pool: a pure function of the pool's state, with no I/O and no clock of its own.
+ *
+ * <ul>
+ *   <li>Nothing is done to a pool whose instances could not be listed: unknown is never zero.</li>
+ *   <li>A pool whose agent has not read the scheduler for {@code staleAfter} is frozen: no drain, no stop, no
+ *       boot timeout, and no start beyond its min.</li>
+ *   <li>Scale-up: queued jobs are packed onto free, booting and drained capacity and new nodes; stopped instances
+ *       start before new ones are created; min, max, backoff and the per-cycle step limit bound it.</li>
+ *   <li>Scale-down: a node free for the idle timeout and not needed by queued jobs is asked to drain; its instance
+ *       is stopped only when the drain handshake is complete ({@link DrainHandshake}).</li>
+ *   <li>An instance whose node has not reported within the boot timeout is stopped and counted as a failed boot;
+ *       enough failures in a row put the pool in backoff.</li>
+ * </ul>
+ */
+public final class Planner {
+    private final Duration staleAfter;
+
+    public Planner(Duration staleAfter) {
+        this.staleAfter = staleAfter;
+    }
+
+    public PlanResult plan(PoolState state) {
+        return new Planning(state).run();
+    }
+
+    private final class Planning {
+        final PoolState s;
+        final PoolConfig pool;
+        final Instant now;
+        final List<Start> starts = new ArrayList<>();
+        final List<DrainRequest> drains = new ArrayList<>();
+        final List<CancelDrain> cancels = new ArrayList<>();
+        final List<Stop> stops = new ArrayList<>();
+        final List<Note> notes = new ArrayList<>();
+        final Map<String, VmDocument> vmsByNode = new HashMap<>();
+        final Map<String, DrainDocument> drainsByNode = new HashMap<>();
+        final List<Instance> running = new ArrayList<>();
+        final List<Instance> booting = new ArrayList<>();
+        final List<Instance> stopped = new ArrayList<>();
+        PoolHistory history;
+        Create create;
+
+        Planning(PoolState state) {
+            this.s = state;
+            this.pool = state.pool();
+            this.now = state.now();
+            state.vms().forEach(vm -> vmsByNode.put(vm.name(), vm));
+            state.drains().forEach(d -> drainsByNode.put(d.name(), d));
+            this.history = state.history();
+        }
+
+        PlanResult run() {
+            if (!s.instances().known()) {
+                notes.add(new Note(Note.Kind.INSTANCES_UNKNOWN, "the instance list is unknown ("
+                        + s.instances().unknownBecause() + "): nothing is started, drained or stopped"));
+                return result(Demand.none());
+            }
+            history = history.onlyInstances(s.instances().instances().stream().map(Instance::id)
+                    .collect(Collectors.toSet()));
+            boolean fresh = s.agentReadAt() != null && !s.agentReadAt().plus(staleAfter).isBefore(now);
+            if (!fresh) {
+                notes.add(new Note(Note.Kind.STALE, s.agentReadAt() == null
+                        ? "no agent has reported this pool yet: nothing is drained or stopped, nor started beyond min"
+                        : "the agent last read the scheduler at " + s.agentReadAt() + ", more than "
+                                + Durations.format(staleAfter) + " ago: nothing is drained or stopped, nor started "
+                                + "beyond min, until it reports again"));
+            }
+            classifyInstances(fresh);
+            if (fresh) {
+                stopFailedBoots();
+            }
+            int active = running.size() + booting.size();
+            Demand demand = fresh ? demand(active) : Demand.none();
+            scaleUp(demand, active, fresh);
+            if (fresh) {
+                handleDrains(demand);
+                requestDrains(demand, active);
+            } else {
+                withdrawDrainsOfVanishedInstances();
+            }
+            return result(demand);
+        }
+
+        private PlanResult result(Demand demand) {
+            return new PlanResult(new Plan(pool.name(), starts, create, drains, cancels, stops, notes, demand),
+                    history);
+        }
+
+        /**
+         * Instances that hpcscale started (or saw starting) are booting until their node reports to the scheduler;
+         * every other running instance is up. A running instance whose node no agent reports is left alone: its
+         * node may well run jobs under a mapping hpcscale does not know.
+         */
+        private void classifyInstances(boolean fresh) {
+            for (Instance instance : sortedByNode(s.instances().instances())) {
+                VmDocument vm = vmsByNode.get(instance.nodeName());
+                boolean reported = (vm != null && !vm.down()) || s.nodesOfOtherPools().contains(instance.nodeName());
+                boolean startedByUs = history.bootStarts().containsKey(instance.id());
+                switch (instance.state()) {
+                    case STARTING -> {
+                        booting.add(instance);
+                        if (!startedByUs) {
+                            history = history.booting(instance.id(), now);
+                        }
+                    }
+                    case RUNNING -> {
+                        if (startedByUs && !(fresh && reported)) {
+                            booting.add(instance);
+                            continue;
+                        }
+                        if (startedByUs) {
+                            history = history.booted(instance.id());
+                        }
+                        running.add(instance);
+                        if (fresh && vm == null && !s.nodesOfOtherPools().contains(instance.nodeName())) {
+                            notes.add(new Note(Note.Kind.UNREPORTED_NODE, "instance " + instance.id() + " runs but "
+                                    + "no agent reports its node " + instance.nodeName() + " in this pool (check the "
+                                    + "pool's queue, partition or nodePattern); hpcscale will not stop it"));
+                        }
+                    }
+                    case STOPPED -> stopped.add(instance);
+                    case STOPPING -> {
+                        // On its way down: neither capacity nor something to act on.
+                    }
+                }
+            }
+        }
+
+        /** A node that never reported cannot run a job, so its instance may be stopped whatever jobs wait for it. */
+        private void stopFailedBoots() {
+            List<Instance> failed = new ArrayList<>();
+            for (Instance instance : booting) {
+                Instant since = history.bootStarts().get(instance.id());
+                if (since != null && !since.plus(pool.bootTimeout()).isAfter(now)) {
+                    failed.add(instance);
+                }
+            }
+            for (Instance instance : failed) {
+                booting.remove(instance);
+                history = history.bootFailed(instance.id());
+                stops.add(new Stop(instance, "its node " + instance.nodeName() + " did not report to the scheduler "
+                        + "within the boot timeout of " + Durations.format(pool.bootTimeout()), true));
+            }
+            if (!failed.isEmpty() && history.consecutiveBootFailures() >= pool.bootFailuresBeforeBackoff()) {
+                String reason = history.consecutiveBootFailures() + " boots in a row failed";
+                history = history.backoff(now.plus(pool.capacityBackoff()), reason);
+                notes.add(new Note(Note.Kind.BACKOFF, reason + ": no instance is started until "
+                        + history.backoffUntil()));
+            }
+        }
+
+        private Demand demand(int active) {
+            List<JobDocument> considered = s.jobs().stream()
+                    .filter(j -> j.status() == JobState.Queued || (pool.countHeldJobs() && j.status() == JobState.Hold))
+                    .toList();
+            List<Capacity> capacity = new ArrayList<>();
+            for (Instance instance : running) {
+                VmDocument vm = vmsByNode.get(instance.nodeName());
+                if (vm == null || vm.down() || (vm.offline() && !vm.offlineByHpcscale())) {
+                    continue;
+                }
+                int cpus = vm.cpusTotal() > 0 ? vm.cpusTotal() - vm.cpusUsed() : pool.shape().cpus();
+                long memory = vm.memoryMb() > 0 ? vm.memoryMb() - vm.memoryMbUsed() : pool.shape().memoryMb();
+                int gpus = vm.gpus() > 0 ? vm.gpus() - vm.gpusUsed() : pool.shape().gpus();
+                Kind kind = drainsByNode.containsKey(vm.name()) ? Kind.DRAINING : Kind.RUNNING;
+                capacity.add(new Capacity(vm.name(), kind, Math.max(0, cpus), Math.max(0, memory),
+                        Math.max(0, gpus), vm.idle() && vm.cpusUsed() == 0));
+            }
+            for (Instance instance : booting) {
+                capacity.add(new Capacity(instance.nodeName(), Kind.BOOTING, pool.shape().cpus(),
+                        pool.shape().memoryMb(), pool.shape().gpus(), true));
+            }
+            Demand demand = new DemandCalculator(pool.shape(), pool.max())
+                    .compute(considered, capacity, Math.max(0, pool.max() - active));
+            for (Demand.Unsatisfiable job : demand.unsatisfiable()) {
+                notes.add(new Note(Note.Kind.UNSATISFIABLE, "job " + job.jobId() + " can never run in this pool: "
+                        + job.reason()));
+            }
+            return demand;
+        }
+
+        private void scaleUp(Demand demand, int active, boolean fresh) {
+            int forMin = Math.max(0, pool.min() - active);
+            int wanted = Math.max(forMin, fresh ? demand.newNodes() : 0);
+            if (demand.jobsBeyondMax() > 0) {
+                notes.add(new Note(Note.Kind.AT_MAX, Words.count(demand.jobsBeyondMax(), "queued job")
+                        + (demand.jobsBeyondMax() == 1 ? " needs" : " need") + " more nodes than the pool's max of "
+                        + pool.max() + " allows"));
+            }
+            if (wanted == 0) {
+                return;
+            }
+            if (history.inBackoff(now)) {
+                notes.add(new Note(Note.Kind.BACKOFF, "in backoff until " + history.backoffUntil() + " ("
+                        + history.backoffReason() + "): " + wanted + " instances not started"));
+                return;
+            }
+            int count = Math.min(Math.min(wanted, pool.max() - active), pool.maxStartPerCycle());
+            int runnable = demand.jobsConsidered() - demand.unsatisfiable().size();
+            String reason = demand.newNodes() > 0 && fresh
+                    ? Words.count(runnable, "queued job") + (runnable == 1 ? " needs " : " need ")
+                            + Words.count(demand.newNodes(), "more node")
+                    : "the pool's min is " + pool.min() + " and " + Words.count(active, "instance") + " "
+                            + (active == 1 ? "is" : "are") + " active";
+            List<Instance> candidates = sortedByNode(stopped);
+            for (int i = 0; i < count && i < candidates.size(); i++) {
+                Instance instance = candidates.get(i);
+                starts.add(new Start(instance, reason, drainsByNode.containsKey(instance.nodeName())));
+            }
+            int remaining = count - starts.size();
+            if (remaining > 0 && s.canCreate()) {
+                create = new Create(remaining, reason);
+            } else if (remaining > 0) {
+                notes.add(new Note(Note.Kind.NOTHING_TO_START, remaining + " more instances are needed but none is "
+                        + "stopped and the provider cannot create instances"));
+            }
+        }
+
+        /** Withdraws drains whose node is needed again, and stops instances whose drain is complete. */
+        private void handleDrains(Demand demand) {
+            Set<String> starting = starts.stream().map(st -> st.instance().nodeName()).collect(Collectors.toSet());
+            for (DrainDocument drain : sortedDrains()) {
+                Instance instance = s.instances().byNode(drain.name()).orElse(null);
+                if (instance == null) {
+                    cancels.add(new CancelDrain(drain.name(), "no instance has this node any more"));
+                    continue;
+                }
+                if (!instance.state().active() || starting.contains(drain.name())) {
+                    continue;
+                }
+                VmDocument vm = vmsByNode.get(drain.name());
+                if (demand.drainsToCancel().contains(drain.name())) {
+                    cancels.add(new CancelDrain(drain.name(), "queued jobs need it again"));
+                } else if (DrainHandshake.complete(drain, vm)) {
+                    stops.add(new Stop(instance, "drained: offline and running no job since the agent's read at "
+                            + vm.seenAt() + ", after the drain request of " + drain.requestedAt(), false));
+                } else if (DrainHandshake.acknowledged(drain, vm)) {
+                    notes.add(new Note(Note.Kind.WAITING_FOR_JOBS, "node " + drain.name() + " is drained but still "
+                            + "runs " + String.join(", ", vm.jobIds()) + "; it is stopped once that ends"));
+                }
+            }
+        }
+
+        private void withdrawDrainsOfVanishedInstances() {
+            for (DrainDocument drain : sortedDrains()) {
+                if (s.instances().byNode(drain.name()).isEmpty()) {
+                    cancels.add(new CancelDrain(drain.name(), "no instance has this node any more"));
+                }
+            }
+        }
+
+        /** Asks idle nodes to drain, longest idle first, keeping the pool at its min. */
+        private void requestDrains(Demand demand, int active) {
+            Set<String> draining = new HashSet<>();
+            for (Instance instance : running) {
+                if (drainsByNode.containsKey(instance.nodeName())) {
+                    draining.add(instance.nodeName());
+                }
+            }
+            cancels.forEach(c -> draining.remove(c.node()));
+            int failedBoots = (int) stops.stream().filter(Stop::bootFailure).count();
+            int staying = active - failedBoots - draining.size();
+            int room = Math.min(staying - pool.min(), pool.maxStopPerCycle());
+            if (room <= 0) {
+                return;
+            }
+            List<Candidate> candidates = new ArrayList<>();
+            for (Instance instance : running) {
+                VmDocument vm = vmsByNode.get(instance.nodeName());
+                if (vm == null || draining.contains(vm.name()) || drainsByNode.containsKey(vm.name())
+                        || !vm.idle() || (vm.offline() && !vm.offlineByHpcscale())
+                        || demand.nodesInUse().contains(vm.name()) || vm.lastBusyAt() == null) {
+                    continue;
+                }
+                Duration idle = Duration.between(vm.lastBusyAt(), now);
+                if (idle.compareTo(pool.idleTimeout()) >= 0) {
+                    candidates.add(new Candidate(instance, idle));
+                }
+            }
+            candidates.sort(Comparator.comparing(Candidate::idle).reversed()
+                    .thenComparing(c -> c.instance().nodeName()));
+            for (Candidate candidate : candidates.subList(0, Math.min(room, candidates.size()))) {
+                drains.add(new DrainRequest(candidate.instance(), "idle for " + Durations.human(candidate.idle())
+                        + " (idle timeout " + Durations.format(pool.idleTimeout())
+                        + "), not needed by " + Words.count(demand.jobsConsidered(), "queued job")));
+            }
+        }
+
+        private List<DrainDocument> sortedDrains() {
+            return s.drains().stream().sorted(Comparator.comparing(DrainDocument::name)).toList();
+        }
+    }
+
+    private record Candidate(Instance instance, Duration idle) {
+    }
+
+    private static List<Instance> sortedByNode(List<Instance> instances) {
+        return instances.stream().sorted(Comparator.comparing(Instance::nodeName)).toList();
+    }
+
+}

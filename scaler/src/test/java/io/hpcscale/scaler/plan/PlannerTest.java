@@ -1,0 +1,344 @@
+package io.hpcscale.scaler.plan;
+
+import static io.hpcscale.scaler.plan.PoolStateBuilder.NOW;
+import static io.hpcscale.scaler.plan.PoolStateBuilder.id;
+import static io.hpcscale.scaler.plan.PoolStateBuilder.node;
+import static io.hpcscale.scaler.plan.PoolStateBuilder.vm;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hpcscale.common.model.Chunk;
+import io.hpcscale.common.model.JobState;
+import io.hpcscale.common.model.NodeJobStatus;
+import io.hpcscale.common.model.Placement;
+import io.hpcscale.scaler.cloud.PowerState;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class PlannerTest {
+
+    private static List<String> started(Plan plan) {
+        return plan.starts().stream().map(s -> s.instance().id()).toList();
+    }
+
+    private static List<String> stopped(Plan plan) {
+        return plan.stops().stream().map(s -> s.instance().id()).toList();
+    }
+
+    private static List<String> drained(Plan plan) {
+        return plan.drains().stream().map(d -> d.instance().nodeName()).toList();
+    }
+
+    private static boolean noted(Plan plan, Plan.Note.Kind kind) {
+        return plan.notes().stream().anyMatch(n -> n.kind() == kind);
+    }
+
+    // ---- scale-up ----------------------------------------------------------------------------------------------
+
+    @Test
+    void scalesUpFromZero() {
+        PoolStateBuilder pool = new PoolStateBuilder().stopped(10);
+        pool.queued("1", 16).queued("2", 16).queued("3", 16);
+        Plan plan = pool.plan().plan();
+        assertEquals(List.of(id(1), id(2), id(3)), started(plan));
+        assertEquals("3 queued jobs need 3 more nodes", plan.starts().get(0).reason());
+        assertEquals(3, plan.demand().newNodes());
+    }
+
+    @Test
+    void smallJobsShareANode() {
+        PoolStateBuilder pool = new PoolStateBuilder().stopped(10);
+        pool.queued("1", 4).queued("2", 4).queued("3", 4).queued("4", 4).queued("5", 2);
+        assertEquals(2, started(pool.plan().plan()).size(), "16 + 2 CPUs on 16-CPU nodes");
+    }
+
+    @Test
+    void multiChunkScatterJobFillsAPartlyUsedNodeAndNeedsTheRest() {
+        PoolStateBuilder pool = new PoolStateBuilder().busyNode(1, 8, "old").stopped(5);
+        pool.job("mixed", JobState.Queued, Placement.scatter, false, new Chunk(1, 8, 0, 0), new Chunk(2, 16, 0, 0));
+        Plan plan = pool.plan().plan();
+        assertEquals(2, plan.demand().newNodes(), "the 8-CPU chunk fits the busy node's free half");
+        assertTrue(plan.demand().nodesInUse().contains(node(1)));
+    }
+
+    @Test
+    void anExclusiveJobDoesNotShareAPartlyUsedNode() {
+        PoolStateBuilder pool = new PoolStateBuilder().busyNode(1, 4, "old").stopped(5);
+        pool.job("excl", JobState.Queued, Placement.free, true, new Chunk(1, 4, 0, 0));
+        pool.queued("small", 4);
+        Plan plan = pool.plan().plan();
+        assertEquals(1, plan.demand().newNodes(), "the exclusive job gets a node of its own");
+        assertTrue(plan.demand().nodesInUse().contains(node(1)), "the small job fits beside the old one");
+    }
+
+    @Test
+    void aPackJobNeedsAllItsChunksOnOneNode() {
+        PoolStateBuilder pool = new PoolStateBuilder().stopped(5);
+        pool.job("pack", JobState.Queued, Placement.pack, false, new Chunk(2, 8, 0, 0));
+        pool.job("toobig", JobState.Queued, Placement.pack, false, new Chunk(3, 8, 0, 0));
+        Plan plan = pool.plan().plan();
+        assertEquals(1, plan.demand().newNodes());
+        assertEquals("toobig", plan.demand().unsatisfiable().get(0).jobId());
+    }
+
+    @Test
+    void anUnsatisfiableJobStartsNothing() {
+        PoolStateBuilder pool = new PoolStateBuilder().stopped(5);
+        pool.queued("huge", 32);
+        pool.job("gpu", JobState.Queued, Placement.free, false, new Chunk(1, 4, 0, 1));
+        pool.job("wide", JobState.Queued, Placement.scatter, false, new Chunk(11, 1, 0, 0));
+        Plan plan = pool.plan().plan();
+        assertTrue(plan.starts().isEmpty());
+        assertEquals(3, plan.demand().unsatisfiable().size());
+        assertTrue(plan.notes().stream().anyMatch(n -> n.message().equals("job huge can never run in this pool: a "
+                + "chunk needs 32 CPUs, 1024 MiB, 0 GPUs but an instance has 16 CPUs, 65536 MiB, 0 GPUs")),
+                plan.notes().toString());
+        assertTrue(plan.notes().stream().anyMatch(n -> n.message().contains("needs 11 nodes, one per chunk, but the "
+                + "pool's max is 10")));
+    }
+
+    @Test
+    void heldJobsAreIgnoredUnlessConfigured() {
+        PoolStateBuilder pool = new PoolStateBuilder().stopped(5);
+        pool.job("held", JobState.Hold, Placement.free, false, new Chunk(1, 16, 0, 0));
+        pool.job("later", JobState.Waiting, Placement.free, false, new Chunk(1, 16, 0, 0));
+        assertTrue(pool.plan().plan().starts().isEmpty());
+        pool.countHeld = true;
+        assertEquals(1, started(pool.plan().plan()).size(), "held counts, waiting still does not");
+    }
+
+    @Test
+    void maxCapsTheStartsAndSaysSo() {
+        PoolStateBuilder pool = new PoolStateBuilder().busyNode(1, 16, "a").busyNode(2, 16, "b").stopped(20);
+        for (int i = 0; i < 20; i++) {
+            pool.queued("j" + i, 16);
+        }
+        Plan plan = pool.plan().plan();
+        assertEquals(8, plan.starts().size(), "max 10 with 2 running");
+        assertTrue(noted(plan, Plan.Note.Kind.AT_MAX));
+    }
+
+    @Test
+    void theStepLimitCapsStartsPerCycle() {
+        PoolStateBuilder pool = new PoolStateBuilder().stopped(10);
+        pool.maxStart = 3;
+        for (int i = 0; i < 6; i++) {
+            pool.queued("j" + i, 16);
+        }
+        assertEquals(3, pool.plan().plan().starts().size());
+    }
+
+    @Test
+    void minIsKeptWithoutDemand() {
+        PoolStateBuilder pool = new PoolStateBuilder().freeNode(1, NOW.minusSeconds(3600)).stopped(4);
+        pool.min = 2;
+        Plan plan = pool.plan().plan();
+        assertEquals(1, plan.starts().size());
+        assertEquals("the pool's min is 2 and 1 instance is active", plan.starts().get(0).reason());
+        assertTrue(plan.drains().isEmpty(), "the idle node is part of the min");
+    }
+
+    @Test
+    void stoppedInstancesStartBeforeNewOnesAreCreated() {
+        PoolStateBuilder pool = new PoolStateBuilder().stopped(2);
+        pool.canCreate = true;
+        for (int i = 0; i < 5; i++) {
+            pool.queued("j" + i, 16);
+        }
+        Plan plan = pool.plan().plan();
+        assertEquals(List.of(id(1), id(2)), started(plan));
+        assertEquals(3, plan.create().count());
+    }
+
+    @Test
+    void bootingInstancesCountAsCapacity() {
+        PoolStateBuilder pool = new PoolStateBuilder().instance(1, PowerState.STARTING).stopped(5);
+        pool.history = PoolHistory.empty().booting(id(1), NOW.minusSeconds(60));
+        pool.queued("1", 16);
+        assertTrue(pool.plan().plan().starts().isEmpty());
+    }
+
+    // ---- boot timeout and backoff ------------------------------------------------------------------------------
+
+    @Test
+    void anInstanceWhoseNodeNeverReportsIsStoppedAfterTheBootTimeout() {
+        PoolStateBuilder pool = new PoolStateBuilder().instance(1, PowerState.RUNNING).instance(2, PowerState.RUNNING);
+        pool.history = PoolHistory.empty().booting(id(1), NOW.minus(Duration.ofMinutes(21)))
+                .booting(id(2), NOW.minus(Duration.ofMinutes(19)));
+        pool.vms.add(vm(1, NodeJobStatus.Busy, 0, List.of("assigned-but-never-ran"), false, true, null, null));
+        PlanResult result = pool.plan();
+        assertEquals(List.of(id(1)), stopped(result.plan()), "job 'assigned' to a node that never booted");
+        assertTrue(result.plan().stops().get(0).bootFailure());
+        assertEquals(1, result.history().consecutiveBootFailures());
+        assertEquals(Map.of(id(2), NOW.minus(Duration.ofMinutes(19))), result.history().bootStarts());
+    }
+
+    @Test
+    void aNodeThatReportsEndsItsBootAndResetsTheFailures() {
+        PoolStateBuilder pool = new PoolStateBuilder().freeNode(1, NOW);
+        pool.history = new PoolHistory(Map.of(id(1), NOW.minusSeconds(300)), 2, null, null);
+        PlanResult result = pool.plan();
+        assertTrue(result.plan().stops().isEmpty());
+        assertEquals(0, result.history().consecutiveBootFailures());
+        assertTrue(result.history().bootStarts().isEmpty());
+    }
+
+    @Test
+    void repeatedBootFailuresPutThePoolInBackoff() {
+        PoolStateBuilder pool = new PoolStateBuilder().instance(1, PowerState.RUNNING).stopped(3);
+        pool.history = new PoolHistory(Map.of(id(1), NOW.minus(Duration.ofMinutes(25))), 2, null, null);
+        pool.queued("1", 16);
+        PlanResult result = pool.plan();
+        assertEquals(NOW.plus(Duration.ofMinutes(10)), result.history().backoffUntil());
+        assertTrue(result.plan().starts().isEmpty(), "no start in the cycle that set the backoff");
+        assertTrue(noted(result.plan(), Plan.Note.Kind.BACKOFF));
+    }
+
+    @Test
+    void aPoolInBackoffAfterACapacityErrorStartsNothing() {
+        PoolStateBuilder pool = new PoolStateBuilder().stopped(3);
+        pool.history = PoolHistory.empty().backoff(NOW.plusSeconds(300), "capacity error: AllocationFailed");
+        pool.queued("1", 16);
+        Plan plan = pool.plan().plan();
+        assertTrue(plan.starts().isEmpty());
+        assertTrue(plan.notes().stream().anyMatch(n -> n.kind() == Plan.Note.Kind.BACKOFF
+                && n.message().contains("AllocationFailed")));
+        pool.history = PoolHistory.empty().backoff(NOW.minusSeconds(1), "over");
+        assertEquals(1, pool.plan().plan().starts().size(), "the backoff has passed");
+    }
+
+    @Test
+    void anInstanceRunningWithoutAReportedNodeIsNeverStopped() {
+        PoolStateBuilder pool = new PoolStateBuilder().instance(1, PowerState.RUNNING);
+        PlanResult result = pool.plan();
+        assertTrue(result.plan().stops().isEmpty() && result.plan().drains().isEmpty());
+        assertTrue(noted(result.plan(), Plan.Note.Kind.UNREPORTED_NODE));
+        pool.otherPoolsNodes.add(node(1));
+        assertFalse(noted(pool.plan().plan(), Plan.Note.Kind.UNREPORTED_NODE), "reported by another pool");
+    }
+
+    // ---- scale-down --------------------------------------------------------------------------------------------
+
+    @Test
+    void drainsANodeIdleLongerThanTheIdleTimeoutOnly() {
+        PoolStateBuilder pool = new PoolStateBuilder().freeNode(1, NOW.minus(Duration.ofMinutes(6)))
+                .freeNode(2, NOW.minus(Duration.ofMinutes(4)));
+        Plan plan = pool.plan().plan();
+        assertEquals(List.of(node(1)), drained(plan));
+        assertTrue(plan.drains().get(0).reason().startsWith("idle for 6m (idle timeout 5m)"));
+        assertTrue(plan.stops().isEmpty(), "never stopped on a free flag alone");
+    }
+
+    @Test
+    void doesNotDrainANodeQueuedJobsWillUse() {
+        PoolStateBuilder pool = new PoolStateBuilder().freeNode(1, NOW.minus(Duration.ofMinutes(30)));
+        pool.queued("waiting", 8);
+        Plan plan = pool.plan().plan();
+        assertTrue(plan.drains().isEmpty() && plan.starts().isEmpty());
+    }
+
+    @Test
+    void drainsKeepThePoolAtItsMinAndWithinTheStepLimit() {
+        PoolStateBuilder pool = new PoolStateBuilder();
+        for (int i = 1; i <= 6; i++) {
+            pool.freeNode(i, NOW.minus(Duration.ofMinutes(10 + i)));
+        }
+        pool.min = 2;
+        pool.maxStop = 3;
+        assertEquals(List.of(node(6), node(5), node(4)), drained(pool.plan().plan()), "longest idle first");
+        pool.maxStop = 10;
+        assertEquals(4, drained(pool.plan().plan()).size());
+    }
+
+    @Test
+    void stopsADrainedNodeOnlyWhenTheAgentConfirmedItOfflineAndEmptyAfterTheRequest() {
+        PoolStateBuilder pool = new PoolStateBuilder().freeNode(1, NOW.minus(Duration.ofMinutes(10)));
+        pool.drain(1, NOW.minusSeconds(120));
+        assertTrue(pool.plan().plan().stops().isEmpty(), "the agent has not acted yet");
+
+        pool.replaceVm(1, vm(1, NodeJobStatus.Free, 0, List.of(), true, false, NOW.minus(Duration.ofMinutes(10)),
+                NOW.minusSeconds(300)));
+        assertTrue(pool.plan().plan().stops().isEmpty(), "offline, but read for an older drain request");
+
+        pool.replaceVm(1, vm(1, NodeJobStatus.Free, 0, List.of(), true, false, NOW.minus(Duration.ofMinutes(10)),
+                NOW.minusSeconds(120)));
+        Plan plan = pool.plan().plan();
+        assertEquals(List.of(id(1)), stopped(plan));
+        assertFalse(plan.stops().get(0).bootFailure());
+    }
+
+    @Test
+    void aJobThatLandedBeforeTheOfflineKeepsTheNodeRunning() {
+        PoolStateBuilder pool = new PoolStateBuilder().freeNode(1, NOW.minus(Duration.ofMinutes(10)));
+        pool.drain(1, NOW.minusSeconds(120));
+        pool.replaceVm(1, vm(1, NodeJobStatus.Busy, 16, List.of("late"), true, false, NOW, NOW.minusSeconds(120)));
+        Plan plan = pool.plan().plan();
+        assertTrue(plan.stops().isEmpty());
+        assertTrue(plan.notes().stream().anyMatch(n -> n.kind() == Plan.Note.Kind.WAITING_FOR_JOBS
+                && n.message().contains("still runs late")));
+    }
+
+    @Test
+    void withdrawsADrainWhenDemandReturns() {
+        PoolStateBuilder pool = new PoolStateBuilder().freeNode(1, NOW.minus(Duration.ofMinutes(10))).stopped(3);
+        pool.drain(1, NOW.minusSeconds(120));
+        pool.queued("new", 16);
+        Plan plan = pool.plan().plan();
+        assertEquals(List.of(node(1)), plan.cancels().stream().map(Plan.CancelDrain::node).toList());
+        assertTrue(plan.starts().isEmpty(), "the drained node takes the job");
+        assertTrue(plan.stops().isEmpty());
+    }
+
+    @Test
+    void startingADrainedStoppedInstanceWithdrawsItsDrain() {
+        PoolStateBuilder pool = new PoolStateBuilder().instance(1, PowerState.STOPPED);
+        pool.drain(1, NOW.minus(Duration.ofHours(2)));
+        pool.queued("new", 16);
+        Plan plan = pool.plan().plan();
+        assertEquals(List.of(id(1)), started(plan));
+        assertTrue(plan.starts().get(0).withdrawDrain());
+    }
+
+    @Test
+    void aStaleHeartbeatBlocksScaleDown() {
+        PoolStateBuilder pool = new PoolStateBuilder().freeNode(1, NOW.minus(Duration.ofMinutes(30)))
+                .freeNode(2, NOW.minus(Duration.ofMinutes(30))).stopped(2);
+        pool.drain(2, NOW.minusSeconds(600));
+        pool.replaceVm(2, vm(2, NodeJobStatus.Free, 0, List.of(), true, false, NOW.minus(Duration.ofMinutes(30)),
+                NOW.minusSeconds(600)));
+        pool.queued("j", 16);
+        pool.agentReadAt = NOW.minus(Duration.ofMinutes(7));
+        Plan plan = pool.plan().plan();
+        assertTrue(plan.drains().isEmpty() && plan.stops().isEmpty() && plan.starts().isEmpty());
+        assertTrue(plan.notes().stream().anyMatch(n -> n.kind() == Plan.Note.Kind.STALE
+                && n.message().contains("more than 6m ago")), plan.notes().toString());
+        pool.agentReadAt = null;
+        assertTrue(noted(pool.plan().plan(), Plan.Note.Kind.STALE));
+    }
+
+    @Test
+    void anUnknownInstanceListBlocksScaleDown() {
+        PoolStateBuilder pool = new PoolStateBuilder().freeNode(1, NOW.minus(Duration.ofMinutes(30)));
+        pool.drain(1, NOW.minusSeconds(120));
+        pool.replaceVm(1, vm(1, NodeJobStatus.Free, 0, List.of(), true, false, NOW, NOW.minusSeconds(120)));
+        pool.queued("j", 16);
+        pool.unknown = InstanceList.unknown("429 TooManyRequests");
+        Plan plan = pool.plan().plan();
+        assertTrue(plan.isEmpty(), "no stop, no drain, no start: unknown is not zero");
+        assertTrue(plan.notes().get(0).message().contains("429 TooManyRequests"));
+        assertNull(plan.create());
+    }
+
+    @Test
+    void neverDrainsANodeAnAdministratorTookOffline() {
+        PoolStateBuilder pool = new PoolStateBuilder().freeNode(1, NOW.minus(Duration.ofMinutes(30)));
+        pool.replaceVm(1, new io.hpcscale.common.model.VmDocument(node(1), "p", node(1), NodeJobStatus.Free, "offline",
+                true, false, false, 16, 0, 65536, 0, 0, 0, List.of(), NOW.minus(Duration.ofMinutes(30)), NOW, null,
+                "a"));
+        assertTrue(pool.plan().plan().drains().isEmpty());
+    }
+}

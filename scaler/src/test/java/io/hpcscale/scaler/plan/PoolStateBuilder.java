@@ -1,0 +1,119 @@
+package io.hpcscale.scaler.plan;
+
+import io.hpcscale.common.model.Chunk;
+import io.hpcscale.common.model.DrainDocument;
+import io.hpcscale.common.model.JobDocument;
+import io.hpcscale.common.model.JobState;
+import io.hpcscale.common.model.NodeJobStatus;
+import io.hpcscale.common.model.Placement;
+import io.hpcscale.common.model.VmDocument;
+import io.hpcscale.scaler.cloud.Instance;
+import io.hpcscale.scaler.cloud.PowerState;
+import io.hpcscale.scaler.pool.PoolConfig;
+import io.hpcscale.scaler.pool.StopAction;
+import io.hpcscale.scaler.pool.VmShape;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/** Builds pool states for planner tests: a pool "p" of 16-CPU, 64 GiB instances named p-vm001, p-vm002, ... */
+final class PoolStateBuilder {
+    static final Instant NOW = Instant.parse("2026-11-22T12:00:00Z");
+
+    int min = 0;
+    int max = 10;
+    int maxStart = 100;
+    int maxStop = 10;
+    boolean countHeld = false;
+    boolean canCreate = false;
+    Instant agentReadAt = NOW.minusSeconds(30);
+    PoolHistory history = PoolHistory.empty();
+    InstanceList unknown;
+    final List<JobDocument> jobs = new ArrayList<>();
+    final List<VmDocument> vms = new ArrayList<>();
+    final List<DrainDocument> drains = new ArrayList<>();
+    final List<Instance> instances = new ArrayList<>();
+    final Set<String> otherPoolsNodes = new HashSet<>();
+
+    static String node(int i) {
+        return String.format("p-vm%03d", i);
+    }
+
+    static String id(int i) {
+        return "p_" + i;
+    }
+
+    PoolConfig config() {
+        return new PoolConfig("p", new VmShape(16, 65536, 0), min, max, Duration.ofMinutes(5), Duration.ofMinutes(20),
+                countHeld, StopAction.DEALLOCATE, maxStart, maxStop, 3, Duration.ofMinutes(10));
+    }
+
+    PoolStateBuilder instance(int i, PowerState state) {
+        instances.add(new Instance(id(i), node(i), state));
+        return this;
+    }
+
+    PoolStateBuilder stopped(int count) {
+        for (int i = 1; i <= count; i++) {
+            instance(instances.size() + 1, PowerState.STOPPED);
+        }
+        return this;
+    }
+
+    /** A running instance whose node is up and free, idle since {@code idleSince}. */
+    PoolStateBuilder freeNode(int i, Instant idleSince) {
+        instance(i, PowerState.RUNNING);
+        vms.add(vm(i, NodeJobStatus.Free, 0, List.of(), false, false, idleSince, null));
+        return this;
+    }
+
+    /** A running instance whose node runs a job on {@code cpusUsed} CPUs. */
+    PoolStateBuilder busyNode(int i, int cpusUsed, String job) {
+        instance(i, PowerState.RUNNING);
+        vms.add(vm(i, NodeJobStatus.Busy, cpusUsed, List.of(job), false, false, NOW.minusSeconds(600), null));
+        return this;
+    }
+
+    static VmDocument vm(int i, NodeJobStatus status, int cpusUsed, List<String> jobIds, boolean offline,
+            boolean down, Instant lastBusyAt, Instant drainRequestedAt) {
+        return new VmDocument(node(i), "p", node(i), status, "state", offline, offline, down, 16, cpusUsed, 65536, 0,
+                0, 0, jobIds, lastBusyAt, NOW.minusSeconds(60), drainRequestedAt, "agent-h-pbs");
+    }
+
+    PoolStateBuilder drain(int i, Instant requestedAt) {
+        drains.add(DrainDocument.request("p", node(i), "idle", requestedAt));
+        return this;
+    }
+
+    PoolStateBuilder replaceVm(int i, VmDocument vm) {
+        vms.removeIf(v -> v.name().equals(node(i)));
+        vms.add(vm);
+        return this;
+    }
+
+    PoolStateBuilder job(String id, JobState state, Placement placement, boolean exclusive, Chunk... chunks) {
+        int count = 0;
+        for (Chunk c : chunks) {
+            count += c.count();
+        }
+        jobs.add(new JobDocument(id, "p", id, "p", state, count, List.of(chunks), placement, exclusive,
+                NOW.minusSeconds(jobs.size() + 1L), "agent-h-pbs"));
+        return this;
+    }
+
+    PoolStateBuilder queued(String id, int cpus) {
+        return job(id, JobState.Queued, Placement.free, false, new Chunk(1, cpus, 1024, 0));
+    }
+
+    PoolState build() {
+        return new PoolState(config(), jobs, vms, drains, unknown != null ? unknown : InstanceList.of(instances),
+                canCreate, otherPoolsNodes, agentReadAt, history, NOW);
+    }
+
+    PlanResult plan() {
+        return new Planner(Duration.ofMinutes(6)).plan(build());
+    }
+}
