@@ -1,0 +1,65 @@
+package io.hpcscale.scaler.run;
+
+import io.hpcscale.common.model.AgentDocument;
+import io.hpcscale.common.model.DocumentType;
+import io.hpcscale.common.model.DrainDocument;
+import io.hpcscale.common.model.JobDocument;
+import io.hpcscale.common.model.VmDocument;
+import io.hpcscale.common.store.DocumentStore;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/** The documents of one scaler cycle, each type read once and grouped by pool. */
+record ClusterView(
+        Map<String, List<JobDocument>> jobs,
+        Map<String, List<VmDocument>> vms,
+        Map<String, List<DrainDocument>> drains,
+        Map<String, Instant> agentReadAt) {
+
+    static ClusterView read(DocumentStore store) {
+        Map<String, Instant> readAt = new HashMap<>();
+        for (AgentDocument agent : store.all(DocumentType.AGENTS, AgentDocument.class)) {
+            if (agent.lastSuccessAt() == null) {
+                continue;
+            }
+            for (String pool : agent.pools()) {
+                readAt.merge(pool, agent.lastSuccessAt(), (a, b) -> a.isAfter(b) ? a : b);
+            }
+        }
+        return new ClusterView(
+                store.all(DocumentType.JOBS, JobDocument.class).stream()
+                        .collect(Collectors.groupingBy(JobDocument::poolName)),
+                store.all(DocumentType.VMS, VmDocument.class).stream()
+                        .collect(Collectors.groupingBy(VmDocument::poolName)),
+                store.all(DocumentType.DRAINS, DrainDocument.class).stream()
+                        .collect(Collectors.groupingBy(DrainDocument::poolName)),
+                readAt);
+    }
+
+    List<JobDocument> jobsOf(String pool) {
+        return jobs.getOrDefault(pool, List.of());
+    }
+
+    List<VmDocument> vmsOf(String pool) {
+        return vms.getOrDefault(pool, List.of());
+    }
+
+    List<DrainDocument> drainsOf(String pool) {
+        return drains.getOrDefault(pool, List.of());
+    }
+
+    Set<String> nodesOutside(String pool) {
+        Set<String> names = new HashSet<>();
+        vms.forEach((p, list) -> {
+            if (!p.equals(pool)) {
+                list.forEach(vm -> names.add(vm.name()));
+            }
+        });
+        return names;
+    }
+}

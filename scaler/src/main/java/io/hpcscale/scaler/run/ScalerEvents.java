@@ -1,0 +1,90 @@
+package io.hpcscale.scaler.run;
+
+import io.hpcscale.common.logging.OncePerKey;
+import io.hpcscale.common.model.EventDocument;
+import io.hpcscale.common.store.DocumentStore;
+import io.hpcscale.common.store.StoreException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Records each action and refusal: one log line with pool, instances and reason, an events document (kept for the
+ * event ttl), and a call to each listener. A refusal that persists cycle after cycle is recorded when it first
+ * appears and when it changes, not every cycle.
+ */
+public final class ScalerEvents {
+    private static final Logger log = LoggerFactory.getLogger(ScalerEvents.class);
+
+    /** Someone who follows the scaler's decisions as they happen (the demo prints them). */
+    public interface Listener {
+        void recorded(ScalerEvent event);
+    }
+
+    private final DocumentStore store;
+    private final Duration ttl;
+    private final boolean writeDocuments;
+    private final List<Listener> listeners = new CopyOnWriteArrayList<>();
+    private final OncePerKey repeatedRefusals = new OncePerKey();
+    private final AtomicLong sequence = new AtomicLong();
+
+    public ScalerEvents(DocumentStore store, Duration ttl, boolean writeDocuments) {
+        this.store = store;
+        this.ttl = ttl;
+        this.writeDocuments = writeDocuments;
+    }
+
+    public void addListener(Listener listener) {
+        listeners.add(listener);
+    }
+
+    void action(ScalerEvent event) {
+        record(event);
+    }
+
+    /** A refusal or condition: recorded only when it is new for its pool. */
+    void refusal(ScalerEvent event) {
+        if (repeatedRefusals.first(event.pool() + "|" + event.action() + "|" + event.reason())) {
+            record(event);
+        } else {
+            log.debug("pool={} {} (still): {}", event.pool(), event.action(), event.reason());
+        }
+    }
+
+    /** Called once per cycle, after every pool: refusals not seen this cycle are forgotten. */
+    void endCycle() {
+        repeatedRefusals.endRound();
+    }
+
+    private void record(ScalerEvent event) {
+        String instances = event.instances().isEmpty() ? "" : " instance=" + String.join(",", event.instances());
+        if (event.failed()) {
+            log.warn("pool={}{} action={} outcome={} reason={}", event.pool(), instances, event.action(),
+                    event.outcome(), event.reason());
+        } else {
+            log.info("pool={}{} action={} outcome={} reason={}", event.pool(), instances, event.action(),
+                    event.outcome(), event.reason());
+        }
+        if (writeDocuments) {
+            try {
+                store.upsert(List.of(new EventDocument(nextId(event.at()), event.pool(), event.at(), event.action(),
+                        event.instances(), event.reason(), event.outcome(), ttl.toSeconds())));
+            } catch (StoreException e) {
+                log.warn("pool={} the event of {} could not be stored: {}", event.pool(), event.action(),
+                        e.getMessage());
+            }
+        }
+        listeners.forEach(l -> l.recorded(event));
+    }
+
+    /** Ids sort by time: milliseconds, then a sequence, then a little randomness against a second scaler. */
+    private String nextId(Instant at) {
+        return String.format("evt-%013d-%06d-%04x", at.toEpochMilli(), sequence.incrementAndGet() % 1_000_000,
+                ThreadLocalRandom.current().nextInt(0x10000));
+    }
+}

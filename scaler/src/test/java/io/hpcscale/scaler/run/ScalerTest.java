@@ -1,0 +1,286 @@
+package io.hpcscale.scaler.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.hpcscale.common.model.AgentDocument;
+import io.hpcscale.common.model.Chunk;
+import io.hpcscale.common.model.DocumentKey;
+import io.hpcscale.common.model.DocumentType;
+import io.hpcscale.common.model.DrainDocument;
+import io.hpcscale.common.model.EventDocument;
+import io.hpcscale.common.model.JobDocument;
+import io.hpcscale.common.model.JobState;
+import io.hpcscale.common.model.NodeJobStatus;
+import io.hpcscale.common.model.Placement;
+import io.hpcscale.common.model.VmDocument;
+import io.hpcscale.common.store.ClusterLoadStore;
+import io.hpcscale.common.store.DocumentStore;
+import io.hpcscale.common.store.InMemoryClusterLoadStore;
+import io.hpcscale.common.store.StoredDocument;
+import io.hpcscale.common.time.SettableClock;
+import io.hpcscale.scaler.cloud.Instance;
+import io.hpcscale.scaler.cloud.PowerState;
+import io.hpcscale.scaler.cloud.SimulatedCloud;
+import io.hpcscale.scaler.plan.Planner;
+import io.hpcscale.scaler.pool.PoolConfig;
+import io.hpcscale.scaler.pool.StopAction;
+import io.hpcscale.scaler.pool.VmShape;
+import io.hpcscale.scaler.sim.SimJob;
+import io.hpcscale.scaler.sim.SimulatedCluster;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** The scaler's cycle with fakes: documents written by hand, instances in a simulated cloud. */
+class ScalerTest {
+    private final SettableClock clock = new SettableClock(Clusters.START);
+    private final InMemoryClusterLoadStore memory = new InMemoryClusterLoadStore(clock);
+    private final SimulatedCloud cloud = new SimulatedCloud(clock);
+    private final List<ScalerEvent> events = new ArrayList<>();
+
+    private static PoolConfig pool(String name, int max) {
+        return new PoolConfig(name, new VmShape(16, 65536, 0), 0, max, Duration.ofMinutes(5), Duration.ofMinutes(20),
+                false, StopAction.DEALLOCATE, 100, 10, 3, Duration.ofMinutes(10));
+    }
+
+    private Scaler scaler(ClusterLoadStore store, boolean dryRun, PoolConfig... pools) {
+        DocumentStore documents = new DocumentStore(store);
+        ScalerEvents recorder = new ScalerEvents(documents, Duration.ofDays(7), !dryRun);
+        recorder.addListener(events::add);
+        List<PoolRuntime> runtimes = new ArrayList<>();
+        for (PoolConfig pool : pools) {
+            if (!cloud.hasScaleSet(pool.name())) {
+                cloud.addScaleSet(pool.name(), 6, pool.name() + "-vm", Duration.ofMinutes(2));
+            }
+            runtimes.add(new PoolRuntime(pool, cloud.provider(pool.name())));
+        }
+        return new Scaler(runtimes, documents, new Planner(Duration.ofMinutes(6)), recorder, dryRun);
+    }
+
+    private void agentReported(String... pools) {
+        new DocumentStore(memory).upsert(List.of(new AgentDocument("agent-h-pbs", "pbs", "h", "t", clock.instant(), 5,
+                List.of(pools), null, clock.instant())));
+    }
+
+    private void queued(String pool, String id, int cpus) {
+        new DocumentStore(memory).upsert(List.of(new JobDocument(id, pool, id, pool, JobState.Queued, 1,
+                List.of(new Chunk(1, cpus, 0, 0)), Placement.free, false, clock.instant(), "agent-h-pbs")));
+    }
+
+    private long active(String pool) {
+        return cloud.instances(pool).stream().filter(i -> i.state().active()).count();
+    }
+
+    private List<ScalerEvent> eventsOf(String action) {
+        return events.stream().filter(e -> e.action().equals(action)).toList();
+    }
+
+    @Test
+    void recordsEveryActionAndARefusalOnlyWhenItIsNew() throws Exception {
+        Scaler scaler = scaler(memory, false, pool("a", 4));
+        agentReported("a");
+        queued("a", "1", 16);
+        queued("a", "huge", 64);
+        scaler.runOnce(clock.instant());
+        clock.advance(Duration.ofMinutes(1));
+        agentReported("a");
+        scaler.runOnce(clock.instant());
+        assertEquals(1, eventsOf("start").size());
+        assertEquals(1, eventsOf("unsatisfiable").size(), "the same refusal is not recorded every cycle");
+        List<EventDocument> stored = new DocumentStore(memory).inPool(DocumentType.EVENTS, "a", EventDocument.class);
+        assertEquals(2, stored.size());
+        assertTrue(stored.stream().anyMatch(e -> e.action().equals("start") && e.outcome().equals("ok")
+                && e.reason().equals("1 queued job needs 1 more node") && e.ttlSeconds() == 604800));
+        assertTrue(stored.get(0).id().compareTo(stored.get(1).id()) != 0);
+    }
+
+    @Test
+    void aDryRunLogsItsDecisionsAndTouchesNothing() throws Exception {
+        Scaler scaler = scaler(memory, true, pool("a", 4));
+        agentReported("a");
+        queued("a", "1", 16);
+        long written = memory.documentsWritten();
+        scaler.runOnce(clock.instant());
+        assertEquals(0, active("a"));
+        assertEquals(written, memory.documentsWritten(), "no drain, no event document");
+        assertEquals("dry-run", eventsOf("start").get(0).outcome());
+    }
+
+    @Test
+    void aCapacityErrorBacksOffThatPoolWhileOthersCarryOn() throws Exception {
+        Scaler scaler = scaler(memory, false, pool("a", 4), pool("b", 4));
+        cloud.failStarts("a", 1, false);
+        agentReported("a", "b");
+        queued("a", "1", 16);
+        queued("b", "2", 16);
+        scaler.runOnce(clock.instant());
+        assertEquals(0, active("a"));
+        assertEquals(1, active("b"));
+        assertTrue(eventsOf("start").stream().anyMatch(e -> e.pool().equals("a") && e.outcome().startsWith(
+                "failed: AllocationFailed")));
+        assertTrue(eventsOf("backoff").stream().anyMatch(e -> e.pool().equals("a")));
+
+        clock.advance(Duration.ofMinutes(5));
+        agentReported("a", "b");
+        scaler.runOnce(clock.instant());
+        assertEquals(0, active("a"), "still in backoff");
+        clock.advance(Duration.ofMinutes(6));
+        agentReported("a", "b");
+        scaler.runOnce(clock.instant());
+        assertEquals(1, active("a"), "tried again once the backoff passed");
+    }
+
+    @Test
+    void aQuotaRefusalIsRetriedWithWhatFits() throws Exception {
+        Scaler scaler = scaler(memory, false, pool("a", 6));
+        cloud.setQuota("a", 2);
+        agentReported("a");
+        for (int i = 0; i < 4; i++) {
+            queued("a", "j" + i, 16);
+        }
+        scaler.runOnce(clock.instant());
+        assertEquals(2, active("a"));
+        assertTrue(eventsOf("start").stream().anyMatch(e -> e.outcome().startsWith("failed: quota; retrying with 2")));
+    }
+
+    @Test
+    void aThrottledPoolIsLeftAloneUntilRetryAfter() throws Exception {
+        Scaler scaler = scaler(memory, false, pool("a", 4));
+        cloud.throttle("a", 1, Duration.ofMinutes(3));
+        agentReported("a");
+        queued("a", "1", 16);
+        scaler.runOnce(clock.instant());
+        assertEquals(0, active("a"));
+        assertTrue(eventsOf("instances-unknown").get(0).reason().contains("429"));
+        clock.advance(Duration.ofMinutes(1));
+        agentReported("a");
+        scaler.runOnce(clock.instant());
+        assertEquals(0, active("a"), "no call before Retry-After, although the cloud would answer now");
+        clock.advance(Duration.ofMinutes(3));
+        agentReported("a");
+        scaler.runOnce(clock.instant());
+        assertEquals(1, active("a"));
+    }
+
+    @Test
+    void aStopIsRefusedWhenAFreshReadNoLongerShowsTheNodeDrainedAndEmpty() throws Exception {
+        PoolConfig config = pool("a", 4);
+        Instant requestedAt = clock.instant();
+        DocumentStore documents = new DocumentStore(memory);
+        cloud.addScaleSet("a", 1, "a-vm", Duration.ZERO);
+        Instance instance = cloud.instances("a").get(0);
+        cloud.provider("a").start(List.of(instance));
+        documents.upsert(List.of(DrainDocument.request("a", "a-vm001", "idle", requestedAt),
+                vm("a-vm001", NodeJobStatus.Busy, List.of("late"), requestedAt)));
+        VmDocument drainedAndEmpty = vm("a-vm001", NodeJobStatus.Free, List.of(), requestedAt);
+        ClusterLoadStore staleQueries = new StaleVmQueries(memory, documents.codec().encode(drainedAndEmpty));
+        Scaler scaler = scaler(staleQueries, false, config);
+        agentReported("a");
+        scaler.runOnce(clock.instant());
+        assertEquals(1, active("a"));
+        assertEquals("refused: a fresh read no longer shows it drained and empty", eventsOf("stop").get(0).outcome());
+    }
+
+    @Test
+    void anEvictedSpotInstanceIsStartedAgainWhileDemandRemains() throws Exception {
+        SimulatedCluster cluster = Clusters.cluster(Clusters.pool(0, 2, Duration.ofMinutes(5)), 2,
+                Duration.ofMinutes(1));
+        cluster.scheduler().submit(new SimJob("long", "p", cluster.clock().instant(), 1, Duration.ofHours(1),
+                Duration.ofHours(2), false));
+        for (int i = 0; i < 4; i++) {
+            cluster.agentCycle();
+            cluster.scalerCycle();
+            cluster.clock().advance(Duration.ofMinutes(1));
+        }
+        assertEquals(1, cluster.scheduler().runningJobs());
+        Instance victim = cluster.cloud().instances("p").stream().filter(i -> i.state() == PowerState.RUNNING)
+                .findFirst().orElseThrow();
+        cluster.cloud().evict("p", victim.id());
+        assertEquals(1, cluster.scheduler().queuedJobs(), "the scheduler requeued the job");
+        for (int i = 0; i < 4; i++) {
+            cluster.agentCycle();
+            cluster.scalerCycle();
+            cluster.clock().advance(Duration.ofMinutes(1));
+        }
+        cluster.scheduler().step();
+        assertEquals(1, cluster.scheduler().runningJobs(), "running again on a restarted instance");
+        assertEquals(1, cluster.scheduler().evictedJobs());
+        assertTrue(cluster.scheduler().violations().isEmpty());
+    }
+
+    private VmDocument vm(String name, NodeJobStatus status, List<String> jobs, Instant drainRequestedAt) {
+        return new VmDocument(name, "a", name, status, "offline", true, true, false, 16, jobs.isEmpty() ? 0 : 16,
+                65536, 0, 0, 0, jobs, clock.instant().minus(Duration.ofHours(1)), clock.instant(), drainRequestedAt,
+                "agent-h-pbs");
+    }
+
+    /** A store whose queries return an older vm document than its point reads: the world changed mid-cycle. */
+    private static final class StaleVmQueries implements ClusterLoadStore {
+        private final ClusterLoadStore delegate;
+        private final ObjectNode staleVm;
+
+        StaleVmQueries(ClusterLoadStore delegate, ObjectNode staleVm) {
+            this.delegate = delegate;
+            this.staleVm = staleVm;
+        }
+
+        @Override
+        public List<StoredDocument> queryByType(DocumentType type) {
+            if (type == DocumentType.VMS) {
+                return List.of(new StoredDocument(staleVm, "\"stale\""));
+            }
+            return delegate.queryByType(type);
+        }
+
+        @Override
+        public void upsertAll(Collection<ObjectNode> documents) {
+            delegate.upsertAll(documents);
+        }
+
+        @Override
+        public void deleteAll(Collection<DocumentKey> keys) {
+            delegate.deleteAll(keys);
+        }
+
+        @Override
+        public Optional<StoredDocument> read(DocumentKey key) {
+            return delegate.read(key);
+        }
+
+        @Override
+        public List<StoredDocument> query(DocumentType type, String poolName) {
+            return delegate.query(type, poolName);
+        }
+
+        @Override
+        public String replaceIfMatch(ObjectNode document, String expectedEtag) {
+            return delegate.replaceIfMatch(document, expectedEtag);
+        }
+
+        @Override
+        public String create(ObjectNode document) {
+            return delegate.create(document);
+        }
+
+        @Override
+        public int purgeExpired() {
+            return delegate.purgeExpired();
+        }
+
+        @Override
+        public String describe() {
+            return "stale-query store";
+        }
+
+        @Override
+        public void close() {
+            delegate.close();
+        }
+    }
+}
