@@ -28,19 +28,9 @@ final class AgentRunCommand implements Callable<Integer> {
         Clock clock = Clock.systemUTC();
         try (AgentRuntime runtime = AgentRuntime.start(root.loadSettings(), definition, clock)) {
             ServiceLoop loop = new ServiceLoop(clock, runtime.interval(), now -> runtime.agent().runOnce(now));
-            Thread main = Thread.currentThread();
-            Thread stopper = new Thread(() -> {
-                loop.stop();
-                try {
-                    main.join(30_000);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }, "hpcscale-shutdown");
-            Runtime.getRuntime().addShutdownHook(stopper);
             log.info("{} started as {}, a cycle every {}s", root.component().programName(), runtime.agent().id(),
                     runtime.interval().toSeconds());
-            loop.run();
+            loop.runUntilShutdown(runtime.interval().plusSeconds(30));
             log.info("{} stopped", root.component().programName());
         }
         return 0;

@@ -1,0 +1,27 @@
+package io.hpcscale.scaler.cli;
+
+import io.hpcscale.common.cli.Cli;
+import io.hpcscale.common.cli.DocumentsCommand;
+import io.hpcscale.common.cli.RootCommand;
+import io.hpcscale.common.config.Component;
+import picocli.CommandLine;
+
+/** {@code hpcscale-scaler}: run, once, plan, demo, documents. */
+public final class ScalerMain {
+    private ScalerMain() {
+    }
+
+    public static CommandLine commandLine() {
+        CommandLine commandLine = Cli.commandLine(new RootCommand(Component.SCALER));
+        commandLine.addSubcommand("run", new ScalerRunCommand());
+        commandLine.addSubcommand("once", new ScalerOnceCommand());
+        commandLine.addSubcommand("plan", new ScalerPlanCommand());
+        commandLine.addSubcommand("demo", new ScalerDemoCommand());
+        commandLine.addSubcommand("documents", new DocumentsCommand());
+        return commandLine;
+    }
+
+    public static void main(String[] args) {
+        System.exit(Cli.execute(commandLine(), args));
+    }
+}

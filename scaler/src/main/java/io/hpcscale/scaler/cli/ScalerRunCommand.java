@@ -1,0 +1,32 @@
+package io.hpcscale.scaler.cli;
+
+import io.hpcscale.common.cli.RootCommand;
+import io.hpcscale.common.loop.ServiceLoop;
+import java.time.Clock;
+import java.util.concurrent.Callable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ParentCommand;
+
+/** The service: a cycle every {@code scaler.interval} until stopped (SIGTERM ends it after the cycle in progress). */
+@Command(name = "run", description = "Run the scaler: one cycle every scaler.interval, until stopped.")
+final class ScalerRunCommand implements Callable<Integer> {
+    private static final Logger log = LoggerFactory.getLogger(ScalerRunCommand.class);
+
+    @ParentCommand
+    private RootCommand root;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        Clock clock = Clock.systemUTC();
+        try (ScalerRuntime runtime = ScalerRuntime.start(root.loadSettings(), clock)) {
+            ServiceLoop loop = new ServiceLoop(clock, runtime.interval(), now -> runtime.scaler().runOnce(now));
+            log.info("hpcscale-scaler started for {} pools, a cycle every {}s{}", runtime.scaler().pools().size(),
+                    runtime.interval().toSeconds(), runtime.dryRun() ? ", DRY RUN: nothing will be touched" : "");
+            loop.runUntilShutdown(runtime.interval().plusSeconds(60));
+            log.info("hpcscale-scaler stopped");
+        }
+        return 0;
+    }
+}
