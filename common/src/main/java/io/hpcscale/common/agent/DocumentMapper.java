@@ -10,6 +10,7 @@ import io.hpcscale.common.model.NodeJobStatus;
 import io.hpcscale.common.model.VmDocument;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -40,16 +41,18 @@ final class DocumentMapper {
             if (job.state() == JobState.Finished) {
                 continue;
             }
-            Optional<String> pool = pools.poolForQueues(job.queues());
-            if (pool.isEmpty()) {
+            List<String> jobPools = pools.poolsForJob(job.queues());
+            if (jobPools.isEmpty()) {
                 reportUnmappedQueue(job);
                 continue;
             }
-            String queue = pools.queueOf(pool.get(), job.queues()).orElse(null);
-            JobDocument document = new JobDocument(CosmosIds.encode(job.id()), pool.get(), job.id(), queue,
-                    job.state(), job.nodes(), job.chunks(), job.placement(), job.exclusive(), job.submittedAt(),
-                    agentId);
-            jobs.put(document.key(), document);
+            for (String pool : jobPools) {
+                String queue = pools.queueOf(pool, job.queues()).orElse(null);
+                JobDocument document = new JobDocument(CosmosIds.encode(job.id()), pool, job.id(), queue,
+                        job.state(), job.nodes(), job.chunks(), job.placement(), job.exclusive(), job.submittedAt(),
+                        agentId);
+                jobs.put(document.key(), document);
+            }
         }
         Map<DocumentKey, VmDocument> vms = new HashMap<>(snapshot.nodes().size() * 2);
         for (SchedulerNode node : snapshot.nodes()) {

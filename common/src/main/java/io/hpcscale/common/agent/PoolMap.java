@@ -17,16 +17,35 @@ import java.util.regex.Pattern;
  * {@code nodePattern} matches their name.
  */
 public final class PoolMap {
+
+    /** Which pools a job that may run in several queues (Slurm: {@code -p debug,batch}) counts for. */
+    public enum MultiQueueRule {
+        /** The first of its queues that a pool serves. */
+        FIRST,
+        /** Every pool serving one of its queues: faster starts, at the price of starting nodes it will not use. */
+        EVERY
+    }
+
     private final Map<String, String> poolByQueue;
     private final Map<String, Pattern> nodePatterns;
     private final List<String> pools;
+    private final MultiQueueRule multiQueueRule;
 
     public PoolMap(Map<String, String> poolByQueue, Map<String, Pattern> nodePatterns) {
+        this(poolByQueue, nodePatterns, MultiQueueRule.FIRST);
+    }
+
+    public PoolMap(Map<String, String> poolByQueue, Map<String, Pattern> nodePatterns, MultiQueueRule rule) {
         this.poolByQueue = Map.copyOf(poolByQueue);
         this.nodePatterns = new LinkedHashMap<>(nodePatterns);
         TreeSet<String> names = new TreeSet<>(poolByQueue.values());
         names.addAll(nodePatterns.keySet());
         this.pools = List.copyOf(names);
+        this.multiQueueRule = rule;
+    }
+
+    public PoolMap withMultiQueueRule(MultiQueueRule rule) {
+        return new PoolMap(poolByQueue, nodePatterns, rule);
     }
 
     /**
@@ -78,6 +97,21 @@ public final class PoolMap {
             }
         }
         return Optional.empty();
+    }
+
+    /** The pools a job counts for, by the multi-queue rule; empty when none serves any of its queues. */
+    public List<String> poolsForJob(List<String> queues) {
+        if (multiQueueRule == MultiQueueRule.FIRST) {
+            return poolForQueues(queues).map(List::of).orElse(List.of());
+        }
+        List<String> result = new ArrayList<>();
+        for (String queue : queues) {
+            String pool = poolByQueue.get(queue);
+            if (pool != null && !result.contains(pool)) {
+                result.add(pool);
+            }
+        }
+        return result;
     }
 
     public Optional<String> queueOf(String pool, List<String> queues) {

@@ -19,7 +19,7 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** Prints the stored documents, one JSON object per line with its {@code _etag}: exactly what the scaler sees. */
-@Command(name = "documents", description = "Print the stored ClusterLoad documents, one JSON object per line.")
+@Command(mixinStandardHelpOptions = true, versionProvider = io.hpcscale.common.cli.Version.class, name = "documents", description = "Print the stored ClusterLoad documents, one JSON object per line.")
 public final class DocumentsCommand implements Callable<Integer> {
     @ParentCommand
     private RootCommand root;
@@ -28,7 +28,7 @@ public final class DocumentsCommand implements Callable<Integer> {
     private CommandSpec spec;
 
     @Option(names = "--type", paramLabel = "TYPE",
-            description = "Only documents of this type: jobs, vms, drains, agents, events or lease.")
+            description = "Only documents of this type: jobs, vms, drains, agents, events, power or lease.")
     private String type;
 
     @Option(names = "--pool", paramLabel = "POOL", description = "Only documents of this pool.")
@@ -38,7 +38,7 @@ public final class DocumentsCommand implements Callable<Integer> {
     public Integer call() {
         List<DocumentType> types = type == null ? Arrays.asList(DocumentType.values())
                 : List.of(DocumentType.fromWireName(type).orElseThrow(() -> new ParameterException(spec.commandLine(),
-                        "--type " + type + " is not a document type: use jobs, vms, drains, agents, events or lease")));
+                        "--type " + type + " is not a document type: use jobs, vms, drains, agents, events, power or lease")));
         Settings settings = root.loadSettings();
         PrintWriter out = spec.commandLine().getOut();
         try (ClusterLoadStore store = StoreFactory.open(settings, Clock.systemUTC())) {

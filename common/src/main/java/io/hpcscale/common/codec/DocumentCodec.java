@@ -15,6 +15,7 @@ import io.hpcscale.common.model.JobDocument;
 import io.hpcscale.common.model.JobState;
 import io.hpcscale.common.model.NodeJobStatus;
 import io.hpcscale.common.model.Placement;
+import io.hpcscale.common.model.PowerDocument;
 import io.hpcscale.common.model.VmDocument;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -42,6 +43,8 @@ public final class DocumentCodec {
             encodeAgent(agent, json);
         } else if (document instanceof EventDocument event) {
             encodeEvent(event, json);
+        } else if (document instanceof PowerDocument power) {
+            encodePower(power, json);
         }
         return json;
     }
@@ -65,6 +68,7 @@ public final class DocumentCodec {
             case DRAINS -> decodeDrain(fields);
             case AGENTS -> decodeAgent(fields);
             case EVENTS -> decodeEvent(fields);
+            case POWER -> decodePower(fields);
             case LEASE -> throw fields.fail(Fields.TYPE, "is lease, which has no typed form");
         };
     }
@@ -245,6 +249,21 @@ public final class DocumentCodec {
                 fields.optionalText(Fields.REASON),
                 fields.optionalText(Fields.OUTCOME),
                 fields.number(Fields.TTL, 0));
+    }
+
+    private static void encodePower(PowerDocument power, ObjectNode json) {
+        json.put(Fields.NAME, power.name());
+        json.put(Fields.ACTION, power.action().name());
+        putInstant(json, Fields.REQUESTED_AT, power.requestedAt());
+    }
+
+    private static PowerDocument decodePower(FieldReader fields) {
+        return new PowerDocument(
+                fields.requiredText(Fields.ID),
+                fields.requiredText(Fields.POOL_NAME),
+                fields.requiredText(Fields.NAME),
+                fields.enumValue(Fields.ACTION, PowerDocument.Action.class),
+                fields.requiredInstant(Fields.REQUESTED_AT));
     }
 
     private static void putInstant(ObjectNode json, String field, Instant value) {

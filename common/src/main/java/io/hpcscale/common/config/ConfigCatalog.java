@@ -152,8 +152,42 @@ public final class ConfigCatalog {
                 .describe("simulated provider: how long an instance takes from start to running.")
                 .build());
 
+        keys.add(key("agent.slurm.squeue", ValueKind.STRING, "squeue", Set.of(SLURM_AGENT))
+                .describe("The squeue command: a name on the PATH or a full path.")
+                .build());
+        keys.add(key("agent.slurm.sinfo", ValueKind.STRING, "sinfo", Set.of(SLURM_AGENT))
+                .describe("The sinfo command: a name on the PATH or a full path.")
+                .build());
+        keys.add(key("agent.slurm.scontrol", ValueKind.STRING, "scontrol", Set.of(SLURM_AGENT))
+                .describe("The scontrol command, used to drain and resume nodes.")
+                .build());
+        keys.add(key("agent.slurm.slurmConf", ValueKind.PATH, null, Set.of(SLURM_AGENT))
+                .defaultMeaning("Slurm's own default, or SLURM_CONF of the agent's environment")
+                .describe("slurm.conf of the cluster, passed to the Slurm commands as SLURM_CONF.")
+                .build());
+        keys.add(key("agent.slurm.format", ValueKind.CHOICE, "auto", Set.of(SLURM_AGENT))
+                .choices("auto", "json", "pipe")
+                .describe("How squeue and sinfo are read: json (squeue --json, Slurm 22.05 and later), pipe "
+                        + "(pipe-separated -o formats, older Slurm), or auto (probe once at start-up and log which).")
+                .build());
+        keys.add(key("agent.slurm.multiPartition", ValueKind.CHOICE, "first", Set.of(SLURM_AGENT))
+                .choices("first", "every")
+                .describe("A job pending in several partitions (-p debug,batch) counts for the first partition a "
+                        + "pool serves (first), or for every pool serving one of them (every: faster start, but "
+                        + "nodes may start that the job does not use).")
+                .build());
+
         keys.add(key("pool.<name>.queue", ValueKind.STRING, "<name>", Set.of(PBS_AGENT))
                 .describe("The PBS queue whose jobs this pool serves. Each queue maps to at most one pool.")
+                .build());
+        keys.add(key("pool.<name>.partition", ValueKind.STRING, "<name>", Set.of(SLURM_AGENT))
+                .describe("The Slurm partition whose jobs this pool serves. Each partition maps to one pool; nodes "
+                        + "belong to the pool of their first partition that maps.")
+                .build());
+        keys.add(key("pool.<name>.slurmPowerSaving", ValueKind.BOOLEAN, "false", Set.of(SCALER))
+                .describe("true: the pool's nodes are Slurm CLOUD nodes under Slurm's power saving; the scaler "
+                        + "starts and stops exactly the nodes Slurm asks for through hpcscale-slurm-resume and "
+                        + "hpcscale-slurm-suspend (within max, quota and backoff) and plans nothing itself.")
                 .build());
         keys.add(key("pool.<name>.nodePattern", ValueKind.REGEX, null, AGENTS).defaultMeaning("none")
                 .describe("Regular expression for the names of nodes that belong to the pool, used when the "

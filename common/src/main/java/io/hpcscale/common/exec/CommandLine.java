@@ -1,22 +1,29 @@
 package io.hpcscale.common.exec;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
  * One command to run.
  *
  * @param argv    the program and its arguments; no shell is involved
- * @param setting the configuration key that names the program, quoted in errors so the administrator knows what to
- *                fix; null when the program is not configurable
+ * @param setting     the configuration key that names the program, quoted in errors so the administrator knows
+ *                    what to fix; null when the program is not configurable
+ * @param environment variables set for this command on top of the runner's (SLURM_CONF, for one)
  */
-public record CommandLine(List<String> argv, CommandLimits limits, String setting) {
+public record CommandLine(List<String> argv, CommandLimits limits, String setting, Map<String, String> environment) {
     public CommandLine {
         argv = List.copyOf(argv);
         if (argv.isEmpty()) {
             throw new IllegalArgumentException("a command needs a program");
         }
         Objects.requireNonNull(limits, "limits");
+        environment = Map.copyOf(environment);
+    }
+
+    public CommandLine(List<String> argv, CommandLimits limits, String setting) {
+        this(argv, limits, setting, Map.of());
     }
 
     public String program() {

@@ -46,6 +46,7 @@ public final class ZtExecCommandRunner implements CommandRunner {
             result = new ProcessExecutor()
                     .command(command.argv())
                     .environment(environment)
+                    .environment(command.environment())
                     .redirectInput(InputStream.nullInputStream())
                     .redirectOutput(stdout)
                     .redirectError(stderr)

@@ -10,7 +10,8 @@ public enum DocumentType {
     DRAINS("drains"),
     AGENTS("agents"),
     EVENTS("events"),
-    LEASE("lease");
+    LEASE("lease"),
+    POWER("power");
 
     private final String wireName;
 

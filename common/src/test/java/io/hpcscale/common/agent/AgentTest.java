@@ -83,6 +83,22 @@ class AgentTest {
     }
 
     @Test
+    void aJobOfSeveralQueuesCountsForTheFirstPoolOrForEveryPoolAsConfigured() throws Exception {
+        SchedulerJob multi = new SchedulerJob("11", List.of("other", "gpuq", "batch"), JobState.Queued,
+                List.of(new Chunk(1, 2, 0, 0)), 1, Placement.pack, false, null);
+        scheduler.putJob(multi);
+        cycle();
+        assertEquals(Set.of("gpu/11"), keys(DocumentType.JOBS));
+        Agent every = new Agent(scheduler, documents, pools.withMultiQueueRule(PoolMap.MultiQueueRule.EVERY), "head",
+                "test");
+        clock.advance(Duration.ofSeconds(120));
+        every.runOnce(clock.instant());
+        assertEquals(Set.of("gpu/11", "batch/11"), keys(DocumentType.JOBS));
+        assertEquals("batch", documents.read(new DocumentKey("batch", "11"), JobDocument.class).orElseThrow()
+                .document().queueName());
+    }
+
+    @Test
     void writesOnlyTheHeartbeatWhenNothingChanged() throws Exception {
         scheduler.putJob(job("1.s", "batch", JobState.Queued)).putNode(freeNode("n1", "batch", 16));
         cycle();

@@ -13,7 +13,7 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** One cycle, then what it did; exits 1 if the cycle could not run or an action failed. */
-@Command(name = "once", description = "Run one scaler cycle and print what it did.")
+@Command(mixinStandardHelpOptions = true, versionProvider = io.hpcscale.common.cli.Version.class, name = "once", description = "Run one scaler cycle and print what it did.")
 final class ScalerOnceCommand implements Callable<Integer> {
     @ParentCommand
     private RootCommand root;

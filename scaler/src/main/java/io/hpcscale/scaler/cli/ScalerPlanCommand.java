@@ -13,7 +13,7 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** Prints what the scaler would do for each pool now, without doing it or recording anything. */
-@Command(name = "plan", description = "Print the plan for each pool without acting on it.")
+@Command(mixinStandardHelpOptions = true, versionProvider = io.hpcscale.common.cli.Version.class, name = "plan", description = "Print the plan for each pool without acting on it.")
 final class ScalerPlanCommand implements Callable<Integer> {
     @ParentCommand
     private RootCommand root;
@@ -51,6 +51,7 @@ final class ScalerPlanCommand implements Callable<Integer> {
         plan.drains().forEach(d -> out.printf("  drain        %-28s %s%n", d.instance().nodeName(), d.reason()));
         plan.stops().forEach(s -> out.printf("  %-12s %-28s %s%n", s.bootFailure() ? "boot-timeout" : "stop",
                 s.instance().id(), s.reason()));
+        plan.powerDone().forEach(p -> out.printf("  power-done   %-28s %s%n", p.node(), p.reason()));
         plan.notes().forEach(n -> out.printf("  note         %s%n", n.message()));
         if (plan.isEmpty() && plan.notes().isEmpty()) {
             out.println("  nothing to do");

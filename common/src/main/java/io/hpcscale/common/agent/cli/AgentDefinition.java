@@ -1,12 +1,22 @@
 package io.hpcscale.common.agent.cli;
 
+import io.hpcscale.common.agent.PoolMap;
 import io.hpcscale.common.config.Component;
+import io.hpcscale.common.config.Settings;
+import java.util.function.Function;
 
 /**
  * What makes one scheduler's agent program.
  *
- * @param queueProperty the pool setting naming what the pool serves: {@code queue} (PBS) or {@code partition}
- *                      (Slurm)
+ * @param queueProperty  the pool setting naming what the pool serves: {@code queue} (PBS) or {@code partition}
+ *                       (Slurm)
+ * @param multiQueueRule which pools a job that may run in several queues counts for, from the settings
  */
-public record AgentDefinition(Component component, String queueProperty, AdapterFactory adapterFactory) {
+public record AgentDefinition(Component component, String queueProperty, AdapterFactory adapterFactory,
+        Function<Settings, PoolMap.MultiQueueRule> multiQueueRule) {
+
+    /** A scheduler whose jobs wait in one queue each. */
+    public AgentDefinition(Component component, String queueProperty, AdapterFactory adapterFactory) {
+        this(component, queueProperty, adapterFactory, settings -> PoolMap.MultiQueueRule.FIRST);
+    }
 }

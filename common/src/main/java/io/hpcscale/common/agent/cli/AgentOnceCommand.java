@@ -17,7 +17,7 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** One cycle, then a report of what it wrote; exits 1 if the cycle had a problem. */
-@Command(name = "once", description = "Run one agent cycle and print what it wrote.")
+@Command(mixinStandardHelpOptions = true, versionProvider = io.hpcscale.common.cli.Version.class, name = "once", description = "Run one agent cycle and print what it wrote.")
 final class AgentOnceCommand implements Callable<Integer> {
     @ParentCommand
     private RootCommand root;

@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.ParentCommand;
 
 /** The service: a cycle every {@code agent.interval} until stopped (SIGTERM ends it after the cycle in progress). */
-@Command(name = "run", description = "Run the agent: one cycle every agent.interval, until stopped.")
+@Command(mixinStandardHelpOptions = true, versionProvider = io.hpcscale.common.cli.Version.class, name = "run", description = "Run the agent: one cycle every agent.interval, until stopped.")
 final class AgentRunCommand implements Callable<Integer> {
     private static final Logger log = LoggerFactory.getLogger(AgentRunCommand.class);
 

@@ -27,7 +27,8 @@ final class AgentRuntime implements AutoCloseable {
     }
 
     static AgentRuntime start(Settings settings, AgentDefinition definition, Clock clock) {
-        PoolMap pools = PoolMap.fromSettings(settings, definition.queueProperty());
+        PoolMap pools = PoolMap.fromSettings(settings, definition.queueProperty())
+                .withMultiQueueRule(definition.multiQueueRule().apply(settings));
         SchedulerAdapter adapter = definition.adapterFactory().create(settings, new ZtExecCommandRunner());
         String host = settings.optionalString("agent.host").orElseGet(AgentRuntime::hostName);
         ClusterLoadStore store = StoreFactory.open(settings, clock);
