@@ -15,6 +15,7 @@ public record Plan(
         List<DrainRequest> drains,
         List<CancelDrain> cancels,
         List<Stop> stops,
+        List<PowerDone> powerDone,
         List<Note> notes,
         Demand demand) {
 
@@ -23,11 +24,19 @@ public record Plan(
         drains = List.copyOf(drains);
         cancels = List.copyOf(cancels);
         stops = List.copyOf(stops);
+        powerDone = List.copyOf(powerDone);
         notes = List.copyOf(notes);
     }
 
-    /** Start a stopped instance; its drain request, if any, is withdrawn once it starts. */
-    public record Start(Instance instance, String reason, boolean withdrawDrain) {
+    /**
+     * Start a stopped instance; its drain request, if any, is withdrawn once it starts.
+     *
+     * @param powerRequest it answers Slurm's resume request for the node, which is deleted once it starts
+     */
+    public record Start(Instance instance, String reason, boolean withdrawDrain, boolean powerRequest) {
+        public Start(Instance instance, String reason, boolean withdrawDrain) {
+            this(instance, reason, withdrawDrain, false);
+        }
     }
 
     /** Add instances because no stopped one is left to start. */
@@ -42,12 +51,24 @@ public record Plan(
     public record CancelDrain(String node, String reason) {
     }
 
-    /**
-     * Stop an instance.
-     *
-     * @param bootFailure it never reported to the scheduler: counted as a failed boot
-     */
-    public record Stop(Instance instance, String reason, boolean bootFailure) {
+    /** Stop an instance, for one of three reasons, each re-checked differently just before the stop. */
+    public record Stop(Instance instance, String reason, Kind kind) {
+        public enum Kind {
+            /** The drain handshake is complete. */
+            DRAINED,
+            /** Its node never reported to the scheduler: counted as a failed boot. */
+            BOOT_FAILURE,
+            /** Slurm's power saving asked for it, and the node runs no job; the request is deleted once done. */
+            POWER_SAVING
+        }
+
+        public boolean bootFailure() {
+            return kind == Kind.BOOT_FAILURE;
+        }
+    }
+
+    /** A power request that needs no action any more (done, or its node has no instance): delete it. */
+    public record PowerDone(String node, String reason) {
     }
 
     /** A refusal or condition worth an event: why the pool did not do something. */
@@ -65,6 +86,7 @@ public record Plan(
     }
 
     public boolean isEmpty() {
-        return starts.isEmpty() && create == null && drains.isEmpty() && cancels.isEmpty() && stops.isEmpty();
+        return starts.isEmpty() && create == null && drains.isEmpty() && cancels.isEmpty() && stops.isEmpty()
+                && powerDone.isEmpty();
     }
 }

@@ -4,6 +4,7 @@ import io.hpcscale.common.config.Durations;
 import io.hpcscale.common.model.DrainDocument;
 import io.hpcscale.common.model.JobDocument;
 import io.hpcscale.common.model.JobState;
+import io.hpcscale.common.model.PowerDocument;
 import io.hpcscale.common.model.VmDocument;
 import io.hpcscale.scaler.cloud.Instance;
 import io.hpcscale.scaler.plan.DemandCalculator.Capacity;
@@ -60,6 +61,7 @@ public final class Planner {
         final List<DrainRequest> drains = new ArrayList<>();
         final List<CancelDrain> cancels = new ArrayList<>();
         final List<Stop> stops = new ArrayList<>();
+        final List<Plan.PowerDone> powerDone = new ArrayList<>();
         final List<Note> notes = new ArrayList<>();
         final Map<String, VmDocument> vmsByNode = new HashMap<>();
         final Map<String, DrainDocument> drainsByNode = new HashMap<>();
@@ -99,6 +101,10 @@ public final class Planner {
                 stopFailedBoots();
             }
             int active = running.size() + booting.size();
+            if (pool.slurmPowerSaving()) {
+                followPowerRequests(active, fresh);
+                return result(Demand.none());
+            }
             Demand demand = fresh ? demand(active) : Demand.none();
             scaleUp(demand, active, fresh);
             if (fresh) {
@@ -111,8 +117,8 @@ public final class Planner {
         }
 
         private PlanResult result(Demand demand) {
-            return new PlanResult(new Plan(pool.name(), starts, create, drains, cancels, stops, notes, demand),
-                    history);
+            return new PlanResult(new Plan(pool.name(), starts, create, drains, cancels, stops, powerDone, notes,
+                    demand), history);
         }
 
         /**
@@ -168,7 +174,7 @@ public final class Planner {
                 booting.remove(instance);
                 history = history.bootFailed(instance.id());
                 stops.add(new Stop(instance, "its node " + instance.nodeName() + " did not report to the scheduler "
-                        + "within the boot timeout of " + Durations.format(pool.bootTimeout()), true));
+                        + "within the boot timeout of " + Durations.format(pool.bootTimeout()), Stop.Kind.BOOT_FAILURE));
             }
             if (!failed.isEmpty() && history.consecutiveBootFailures() >= pool.bootFailuresBeforeBackoff()) {
                 String reason = history.consecutiveBootFailures() + " boots in a row failed";
@@ -262,7 +268,7 @@ public final class Planner {
                     cancels.add(new CancelDrain(drain.name(), "queued jobs need it again"));
                 } else if (DrainHandshake.complete(drain, vm)) {
                     stops.add(new Stop(instance, "drained: offline and running no job since the agent's read at "
-                            + vm.seenAt() + ", after the drain request of " + drain.requestedAt(), false));
+                            + vm.seenAt() + ", after the drain request of " + drain.requestedAt(), Stop.Kind.DRAINED));
                 } else if (DrainHandshake.acknowledged(drain, vm)) {
                     notes.add(new Note(Note.Kind.WAITING_FOR_JOBS, "node " + drain.name() + " is drained but still "
                             + "runs " + String.join(", ", vm.jobIds()) + "; it is stopped once that ends"));
@@ -312,6 +318,53 @@ public final class Planner {
                 drains.add(new DrainRequest(candidate.instance(), "idle for " + Durations.human(candidate.idle())
                         + " (idle timeout " + Durations.format(pool.idleTimeout())
                         + "), not needed by " + Words.count(demand.jobsConsidered(), "queued job")));
+            }
+        }
+
+        /**
+         * Slurm's power saving decides which nodes run: start the instances of nodes it resumes (within max, backoff
+         * and the step limit), stop those it suspends once their node is seen running no job.
+         */
+        private void followPowerRequests(int active, boolean fresh) {
+            int startsLeft = Math.min(pool.max() - active, pool.maxStartPerCycle());
+            List<PowerDocument> requests = s.powerRequests().stream()
+                    .sorted(Comparator.comparing(PowerDocument::requestedAt).thenComparing(PowerDocument::name))
+                    .toList();
+            for (PowerDocument request : requests) {
+                Instance instance = s.instances().byNode(request.name()).orElse(null);
+                if (instance == null) {
+                    powerDone.add(new Plan.PowerDone(request.name(), "no instance has this node"));
+                } else if (request.action() == PowerDocument.Action.resume) {
+                    if (instance.state().active()) {
+                        powerDone.add(new Plan.PowerDone(request.name(), "its instance is already "
+                                + instance.state().name().toLowerCase(java.util.Locale.ROOT)));
+                    } else if (instance.state() == io.hpcscale.scaler.cloud.PowerState.STOPPED) {
+                        if (history.inBackoff(now)) {
+                            notes.add(new Note(Note.Kind.BACKOFF, "in backoff until " + history.backoffUntil()
+                                    + " (" + history.backoffReason() + "): Slurm's resume of " + request.name()
+                                    + " waits"));
+                        } else if (startsLeft <= 0) {
+                            notes.add(new Note(Note.Kind.AT_MAX, "Slurm asks to resume " + request.name()
+                                    + " but the pool is at its max of " + pool.max() + " or its step limit"));
+                        } else {
+                            startsLeft--;
+                            starts.add(new Start(instance, "Slurm's power saving resumes " + request.name()
+                                    + " for its jobs", drainsByNode.containsKey(request.name()), true));
+                        }
+                    }
+                } else if (!instance.state().active()) {
+                    powerDone.add(new Plan.PowerDone(request.name(), "its instance is already stopped"));
+                } else if (fresh) {
+                    VmDocument vm = vmsByNode.get(request.name());
+                    if (vm != null && vm.idle()) {
+                        stops.add(new Stop(instance, "Slurm's power saving suspends " + request.name()
+                                + ", which runs no job", Stop.Kind.POWER_SAVING));
+                    } else {
+                        notes.add(new Note(Note.Kind.WAITING_FOR_JOBS, "Slurm asks to suspend " + request.name()
+                                + " but the agent " + (vm == null ? "does not report the node" : "sees "
+                                + String.join(", ", vm.jobIds()) + " on it") + "; it waits"));
+                    }
+                }
             }
         }
 

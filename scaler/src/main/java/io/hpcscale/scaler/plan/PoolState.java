@@ -2,6 +2,7 @@ package io.hpcscale.scaler.plan;
 
 import io.hpcscale.common.model.DrainDocument;
 import io.hpcscale.common.model.JobDocument;
+import io.hpcscale.common.model.PowerDocument;
 import io.hpcscale.common.model.VmDocument;
 import io.hpcscale.scaler.pool.PoolConfig;
 import java.time.Instant;
@@ -20,6 +21,7 @@ public record PoolState(
         List<JobDocument> jobs,
         List<VmDocument> vms,
         List<DrainDocument> drains,
+        List<PowerDocument> powerRequests,
         InstanceList instances,
         boolean canCreate,
         java.util.Set<String> nodesOfOtherPools,
@@ -31,6 +33,7 @@ public record PoolState(
         jobs = List.copyOf(jobs);
         vms = List.copyOf(vms);
         drains = List.copyOf(drains);
+        powerRequests = List.copyOf(powerRequests);
         nodesOfOtherPools = java.util.Set.copyOf(nodesOfOtherPools);
     }
 }

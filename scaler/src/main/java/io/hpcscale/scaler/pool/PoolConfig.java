@@ -8,6 +8,7 @@ import java.util.Objects;
  *
  * @param bootFailuresBeforeBackoff failed boots in a row that put the pool in backoff
  * @param capacityBackoff           how long the pool starts nothing after a capacity or quota error
+ * @param slurmPowerSaving          start and stop what Slurm's power saving asks for, and plan nothing itself
  */
 public record PoolConfig(
         String name,
@@ -21,7 +22,16 @@ public record PoolConfig(
         int maxStartPerCycle,
         int maxStopPerCycle,
         int bootFailuresBeforeBackoff,
-        Duration capacityBackoff) {
+        Duration capacityBackoff,
+        boolean slurmPowerSaving) {
+
+    /** A pool the scaler plans itself, from demand and idleness. */
+    public PoolConfig(String name, VmShape shape, int min, int max, Duration idleTimeout, Duration bootTimeout,
+            boolean countHeldJobs, StopAction stopAction, int maxStartPerCycle, int maxStopPerCycle,
+            int bootFailuresBeforeBackoff, Duration capacityBackoff) {
+        this(name, shape, min, max, idleTimeout, bootTimeout, countHeldJobs, stopAction, maxStartPerCycle,
+                maxStopPerCycle, bootFailuresBeforeBackoff, capacityBackoff, false);
+    }
 
     public PoolConfig {
         Objects.requireNonNull(name, "name");

@@ -36,7 +36,7 @@ public final class PoolConfigs {
                     pool.duration("idleTimeout"), pool.duration("bootTimeout"), pool.bool("countHeldJobs"),
                     StopAction.fromSetting(pool.string("stopAction")), pool.intValue("maxStartPerCycle"),
                     pool.intValue("maxStopPerCycle"), pool.intValue("bootFailuresBeforeBackoff"),
-                    pool.duration("capacityBackoff")));
+                    pool.duration("capacityBackoff"), pool.bool("slurmPowerSaving")));
         }
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);

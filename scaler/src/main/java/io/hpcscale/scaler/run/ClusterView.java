@@ -4,6 +4,7 @@ import io.hpcscale.common.model.AgentDocument;
 import io.hpcscale.common.model.DocumentType;
 import io.hpcscale.common.model.DrainDocument;
 import io.hpcscale.common.model.JobDocument;
+import io.hpcscale.common.model.PowerDocument;
 import io.hpcscale.common.model.VmDocument;
 import io.hpcscale.common.store.DocumentStore;
 import java.time.Instant;
@@ -19,6 +20,7 @@ record ClusterView(
         Map<String, List<JobDocument>> jobs,
         Map<String, List<VmDocument>> vms,
         Map<String, List<DrainDocument>> drains,
+        Map<String, List<PowerDocument>> powerRequests,
         Map<String, Instant> agentReadAt) {
 
     static ClusterView read(DocumentStore store) {
@@ -38,6 +40,8 @@ record ClusterView(
                         .collect(Collectors.groupingBy(VmDocument::poolName)),
                 store.all(DocumentType.DRAINS, DrainDocument.class).stream()
                         .collect(Collectors.groupingBy(DrainDocument::poolName)),
+                store.all(DocumentType.POWER, PowerDocument.class).stream()
+                        .collect(Collectors.groupingBy(PowerDocument::poolName)),
                 readAt);
     }
 
@@ -51,6 +55,10 @@ record ClusterView(
 
     List<DrainDocument> drainsOf(String pool) {
         return drains.getOrDefault(pool, List.of());
+    }
+
+    List<PowerDocument> powerRequestsOf(String pool) {
+        return powerRequests.getOrDefault(pool, List.of());
     }
 
     Set<String> nodesOutside(String pool) {

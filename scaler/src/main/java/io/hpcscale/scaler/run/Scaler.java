@@ -88,7 +88,7 @@ public final class Scaler {
         boolean act = record && !dryRun;
         InstanceList instances = list(pool, now, act);
         PoolState state = new PoolState(pool.config(), view.jobsOf(pool.name()), view.vmsOf(pool.name()),
-                view.drainsOf(pool.name()), instances, pool.provider().canCreate(), view.nodesOutside(pool.name()),
+                view.drainsOf(pool.name()), view.powerRequestsOf(pool.name()), instances, pool.provider().canCreate(), view.nodesOutside(pool.name()),
                 view.agentReadAt().get(pool.name()), pool.history(), now);
         PlanResult result = planner.plan(state);
         if (!record) {
@@ -153,6 +153,7 @@ public final class Scaler {
             }
             cancelDrains();
             requestDrains();
+            forgetDonePowerRequests();
             stop();
             start();
             create();
@@ -165,6 +166,7 @@ public final class Scaler {
             plan.drains().forEach(d -> action("drain", List.of(d.instance().nodeName()), d.reason(), outcome));
             plan.stops().forEach(st -> action(actionName(st), List.of(st.instance().id()), st.reason(), outcome));
             plan.starts().forEach(st -> action("start", List.of(st.instance().id()), st.reason(), outcome));
+            plan.powerDone().forEach(p -> action("power-request-done", List.of(p.node()), p.reason(), outcome));
             if (plan.create() != null) {
                 action("create", List.of(), plan.create().count() + " instances: " + plan.create().reason(), outcome);
             }
@@ -174,6 +176,13 @@ public final class Scaler {
             for (Plan.CancelDrain cancel : plan.cancels()) {
                 String outcome = storeWrite(() -> store.delete(List.of(drainKey(cancel.node()))));
                 action("cancel-drain", List.of(cancel.node()), cancel.reason(), outcome);
+            }
+        }
+
+        private void forgetDonePowerRequests() {
+            for (Plan.PowerDone done : plan.powerDone()) {
+                String outcome = storeWrite(() -> store.delete(List.of(powerKey(done.node()))));
+                action("power-request-done", List.of(done.node()), done.reason(), outcome);
             }
         }
 
@@ -209,6 +218,9 @@ public final class Scaler {
             for (Plan.Stop stop : verifiedStops) {
                 action(actionName(stop), List.of(stop.instance().id()), stop.reason()
                         + " (" + pool.config().stopAction().setting() + ")", outcome);
+                if (outcome.equals("ok") && stop.kind() == Plan.Stop.Kind.POWER_SAVING) {
+                    storeWrite(() -> store.delete(List.of(powerKey(stop.instance().nodeName()))));
+                }
             }
         }
 
@@ -217,8 +229,11 @@ public final class Scaler {
             try {
                 Optional<VmDocument> vm = store.read(new DocumentKey(pool.name(), vmId(node)), VmDocument.class)
                         .map(DocumentStore.Versioned::document);
-                if (stop.bootFailure()) {
+                if (stop.kind() == Plan.Stop.Kind.BOOT_FAILURE) {
                     return vm.isPresent() && !vm.get().down() ? "its node reported in after all" : null;
+                }
+                if (stop.kind() == Plan.Stop.Kind.POWER_SAVING) {
+                    return vm.isPresent() && vm.get().idle() ? null : "a fresh read shows a job on it";
                 }
                 Optional<DrainDocument> drain = store.read(drainKey(node), DrainDocument.class)
                         .map(DocumentStore.Versioned::document);
@@ -271,6 +286,9 @@ public final class Scaler {
                 for (Plan.Start start : pending) {
                     pool.history(pool.history().booting(start.instance().id(), now));
                     action("start", List.of(start.instance().id()), start.reason(), "ok");
+                    if (start.powerRequest()) {
+                        storeWrite(() -> store.delete(List.of(powerKey(start.instance().nodeName()))));
+                    }
                     if (start.withdrawDrain()) {
                         String outcome = storeWrite(() -> store.delete(List.of(drainKey(start.instance().nodeName()))));
                         action("cancel-drain", List.of(start.instance().nodeName()),
@@ -360,11 +378,16 @@ public final class Scaler {
         private DocumentKey drainKey(String node) {
             return new DocumentKey(pool.name(), DrainDocument.idFor(node));
         }
+
+        private DocumentKey powerKey(String node) {
+            return new DocumentKey(pool.name(), io.hpcscale.common.model.PowerDocument.idFor(node));
+        }
     }
 
     private static String actionName(Plan.Stop stop) {
         return stop.bootFailure() ? "boot-timeout" : "stop";
     }
+
 
     private static String vmId(String node) {
         return io.hpcscale.common.model.CosmosIds.encode(node);

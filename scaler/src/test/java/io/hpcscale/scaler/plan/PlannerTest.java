@@ -341,4 +341,55 @@ class PlannerTest {
                 "a"));
         assertTrue(pool.plan().plan().drains().isEmpty());
     }
+
+    // ---- Slurm power saving ------------------------------------------------------------------------------------
+
+    private static io.hpcscale.common.model.PowerDocument power(int i, io.hpcscale.common.model.PowerDocument.Action a) {
+        return io.hpcscale.common.model.PowerDocument.request("p", node(i), a, NOW.minusSeconds(10));
+    }
+
+    @Test
+    void powerSavingStartsExactlyTheNodesSlurmResumesAndPlansNothingElse() {
+        PoolStateBuilder pool = new PoolStateBuilder().freeNode(1, NOW.minus(Duration.ofHours(1))).stopped(3);
+        pool.powerSaving = true;
+        pool.queued("would-need-more", 16);
+        pool.queued("and-more", 16);
+        pool.powerRequests.add(power(3, io.hpcscale.common.model.PowerDocument.Action.resume));
+        pool.powerRequests.add(power(1, io.hpcscale.common.model.PowerDocument.Action.resume));
+        Plan plan = pool.plan().plan();
+        assertEquals(List.of(id(3)), started(plan), "only what Slurm asked for");
+        assertTrue(plan.starts().get(0).powerRequest());
+        assertEquals(List.of(node(1)), plan.powerDone().stream().map(Plan.PowerDone::node).toList(),
+                "node 1 already runs");
+        assertTrue(plan.drains().isEmpty(), "Slurm decides when idle nodes go");
+    }
+
+    @Test
+    void powerSavingStopsASuspendedNodeOnlyWhenItRunsNoJob() {
+        PoolStateBuilder pool = new PoolStateBuilder().freeNode(1, NOW).busyNode(2, 16, "late");
+        pool.powerSaving = true;
+        pool.powerRequests.add(power(1, io.hpcscale.common.model.PowerDocument.Action.suspend));
+        pool.powerRequests.add(power(2, io.hpcscale.common.model.PowerDocument.Action.suspend));
+        Plan plan = pool.plan().plan();
+        assertEquals(List.of(id(1)), stopped(plan));
+        assertEquals(Plan.Stop.Kind.POWER_SAVING, plan.stops().get(0).kind());
+        assertTrue(noted(plan, Plan.Note.Kind.WAITING_FOR_JOBS));
+        pool.agentReadAt = NOW.minus(Duration.ofMinutes(30));
+        assertTrue(pool.plan().plan().stops().isEmpty(), "not on stale data");
+    }
+
+    @Test
+    void powerSavingResumesRespectMaxAndBackoff() {
+        PoolStateBuilder pool = new PoolStateBuilder().stopped(4);
+        pool.powerSaving = true;
+        pool.max = 2;
+        for (int i = 1; i <= 4; i++) {
+            pool.powerRequests.add(power(i, io.hpcscale.common.model.PowerDocument.Action.resume));
+        }
+        Plan plan = pool.plan().plan();
+        assertEquals(2, plan.starts().size());
+        assertTrue(noted(plan, Plan.Note.Kind.AT_MAX));
+        pool.history = PoolHistory.empty().backoff(NOW.plusSeconds(60), "capacity");
+        assertTrue(pool.plan().plan().starts().isEmpty());
+    }
 }

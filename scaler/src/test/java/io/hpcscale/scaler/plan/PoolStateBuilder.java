@@ -35,6 +35,8 @@ final class PoolStateBuilder {
     final List<JobDocument> jobs = new ArrayList<>();
     final List<VmDocument> vms = new ArrayList<>();
     final List<DrainDocument> drains = new ArrayList<>();
+    final List<io.hpcscale.common.model.PowerDocument> powerRequests = new ArrayList<>();
+    boolean powerSaving = false;
     final List<Instance> instances = new ArrayList<>();
     final Set<String> otherPoolsNodes = new HashSet<>();
 
@@ -48,7 +50,7 @@ final class PoolStateBuilder {
 
     PoolConfig config() {
         return new PoolConfig("p", new VmShape(16, 65536, 0), min, max, Duration.ofMinutes(5), Duration.ofMinutes(20),
-                countHeld, StopAction.DEALLOCATE, maxStart, maxStop, 3, Duration.ofMinutes(10));
+                countHeld, StopAction.DEALLOCATE, maxStart, maxStop, 3, Duration.ofMinutes(10), powerSaving);
     }
 
     PoolStateBuilder instance(int i, PowerState state) {
@@ -109,7 +111,7 @@ final class PoolStateBuilder {
     }
 
     PoolState build() {
-        return new PoolState(config(), jobs, vms, drains, unknown != null ? unknown : InstanceList.of(instances),
+        return new PoolState(config(), jobs, vms, drains, powerRequests, unknown != null ? unknown : InstanceList.of(instances),
                 canCreate, otherPoolsNodes, agentReadAt, history, NOW);
     }
 
