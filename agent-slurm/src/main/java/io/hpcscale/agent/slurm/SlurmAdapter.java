@@ -1,0 +1,183 @@
+package io.hpcscale.agent.slurm;
+
+import io.hpcscale.common.agent.OfflineMarker;
+import io.hpcscale.common.agent.SchedulerAdapter;
+import io.hpcscale.common.agent.SchedulerCommandException;
+import io.hpcscale.common.agent.SchedulerJob;
+import io.hpcscale.common.agent.SchedulerNode;
+import io.hpcscale.common.agent.SchedulerReadException;
+import io.hpcscale.common.agent.SchedulerSnapshot;
+import io.hpcscale.common.exec.CommandException;
+import io.hpcscale.common.exec.CommandFailedException;
+import io.hpcscale.common.exec.CommandLine;
+import io.hpcscale.common.exec.CommandResult;
+import io.hpcscale.common.exec.CommandRunner;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Slurm through its commands: {@code sinfo} and {@code squeue} to read (as JSON, or pipe-separated on Slurm without
+ * {@code --json}), {@code scontrol update state=drain reason="hpcscale: ..."} to drain and {@code state=resume} to
+ * return a node. With format {@code auto}, the first read probes {@code sinfo --json} and keeps what it learns.
+ */
+public final class SlurmAdapter implements SchedulerAdapter {
+    private static final Logger log = LoggerFactory.getLogger(SlurmAdapter.class);
+
+    /** How squeue and sinfo are read. */
+    enum Format {
+        AUTO,
+        JSON,
+        PIPE
+    }
+
+    private final CommandRunner runner;
+    private final SlurmCommands commands;
+    private final SlurmLog skipped = new SlurmLog();
+    private final SlurmJsonReader json = new SlurmJsonReader(skipped);
+    private final SlurmPipeReader pipes;
+    private Format format;
+
+    SlurmAdapter(CommandRunner runner, SlurmCommands commands, Format format, ZoneId zone) {
+        this.runner = runner;
+        this.commands = commands;
+        this.format = format;
+        this.pipes = new SlurmPipeReader(skipped, zone);
+    }
+
+    @Override
+    public String scheduler() {
+        return "slurm";
+    }
+
+    @Override
+    public SchedulerSnapshot read() throws SchedulerReadException, InterruptedException {
+        SlurmReadResult<SlurmNode> nodes;
+        SlurmReadResult<SlurmJob> jobs;
+        if (format == Format.AUTO) {
+            nodes = probe();
+        } else {
+            nodes = format == Format.JSON ? nodesFromJson() : nodesFromPipes();
+        }
+        jobs = format == Format.JSON ? json.jobs(run(commands.jobsAsJson()).stdout(), commands.jobsAsJson().display())
+                : pipes.jobs(run(commands.jobsAsPipes()).stdoutText(), new PipeFormat(SlurmPipeReader.SQUEUE_FORMAT));
+        skipped.endRead();
+        return snapshot(jobs, nodes);
+    }
+
+    /** The partitions of each node sinfo lists: enough to map nodes to pools, without reading every job. */
+    Map<String, List<String>> partitionsOfNodes() throws SchedulerReadException, InterruptedException {
+        SlurmReadResult<SlurmNode> nodes = format == Format.AUTO ? probe()
+                : format == Format.JSON ? nodesFromJson() : nodesFromPipes();
+        Map<String, List<String>> partitions = new HashMap<>();
+        nodes.entries().forEach(n -> partitions.put(n.name(), n.partitions()));
+        return partitions;
+    }
+
+    @Override
+    public void offline(String node, String reason) throws SchedulerCommandException, InterruptedException {
+        change(commands.drain(node, OfflineMarker.comment(reason, SlurmCommands.MAX_REASON)));
+    }
+
+    @Override
+    public void bringBack(String node) throws SchedulerCommandException, InterruptedException {
+        change(commands.resume(node));
+    }
+
+    /** Builds the snapshot: job states interpreted, and each node given the jobs running on it. */
+    private SchedulerSnapshot snapshot(SlurmReadResult<SlurmJob> jobs, SlurmReadResult<SlurmNode> nodes) {
+        List<SchedulerJob> schedulerJobs = new ArrayList<>(jobs.entries().size());
+        Set<String> unreadableJobs = new HashSet<>(jobs.unreadable());
+        Map<String, List<String>> jobsByNode = new HashMap<>();
+        for (SlurmJob job : jobs.entries()) {
+            try {
+                Optional<SchedulerJob> mapped = SlurmStates.job(job);
+                mapped.ifPresent(schedulerJobs::add);
+                if (SlurmStates.ON_NODES.contains(job.state().toUpperCase(Locale.ROOT))) {
+                    for (String node : Hostlists.expand(job.nodeList())) {
+                        jobsByNode.computeIfAbsent(node, n -> new ArrayList<>()).add(job.id());
+                    }
+                }
+            } catch (IllegalArgumentException e) {
+                unreadableJobs.add(job.id());
+                skipped.skipped("job", job.id(), e);
+            }
+        }
+        List<SchedulerNode> schedulerNodes = new ArrayList<>(nodes.entries().size());
+        Set<String> unreadableNodes = new HashSet<>(nodes.unreadable());
+        for (SlurmNode node : nodes.entries()) {
+            try {
+                schedulerNodes.add(SlurmStates.node(node, jobsByNode.getOrDefault(node.name(), List.of())));
+            } catch (IllegalArgumentException e) {
+                unreadableNodes.add(node.name());
+                skipped.skipped("node", node.name(), e);
+            }
+        }
+        return new SchedulerSnapshot(schedulerJobs, schedulerNodes, unreadableJobs, unreadableNodes);
+    }
+
+    /**
+     * Decides the format on the first read: {@code sinfo --json} that works means JSON; one that fails because the
+     * option or its plugin does not exist means the pipe formats. Any other failure (no controller) decides
+     * nothing and fails the read, to be tried again next cycle.
+     */
+    private SlurmReadResult<SlurmNode> probe() throws SchedulerReadException, InterruptedException {
+        CommandLine probe = commands.nodesAsJson();
+        try {
+            CommandResult result = runner.run(probe);
+            String described = SlurmJsonReader.describeFormat(result.stdout(), probe.display());
+            SlurmReadResult<SlurmNode> nodes = json.nodes(result.stdout(), probe.display());
+            format = Format.JSON;
+            log.info("reading Slurm as JSON: squeue --json and sinfo --json, format {}", described);
+            return nodes;
+        } catch (CommandFailedException e) {
+            if (!jsonUnsupported(e.stderr())) {
+                throw new SchedulerReadException(e.getMessage() + "; nothing was changed", e);
+            }
+            format = Format.PIPE;
+            log.info("reading Slurm with pipe-separated squeue -o and sinfo -o formats: sinfo --json is not "
+                    + "available here ({})", e.stderr().strip());
+            return nodesFromPipes();
+        } catch (CommandException e) {
+            throw new SchedulerReadException(e.getMessage() + "; nothing was changed", e);
+        }
+    }
+
+    private static boolean jsonUnsupported(String stderr) {
+        String text = stderr.toLowerCase(Locale.ROOT);
+        return text.contains("unrecognized option") || text.contains("invalid option") || text.contains("plugin")
+                || text.contains("json");
+    }
+
+    private SlurmReadResult<SlurmNode> nodesFromJson() throws SchedulerReadException, InterruptedException {
+        return json.nodes(run(commands.nodesAsJson()).stdout(), commands.nodesAsJson().display());
+    }
+
+    private SlurmReadResult<SlurmNode> nodesFromPipes() throws SchedulerReadException, InterruptedException {
+        return pipes.nodes(run(commands.nodesAsPipes()).stdoutText(), new PipeFormat(SlurmPipeReader.SINFO_FORMAT));
+    }
+
+    private CommandResult run(CommandLine command) throws SchedulerReadException, InterruptedException {
+        try {
+            return runner.run(command);
+        } catch (CommandException e) {
+            throw new SchedulerReadException(e.getMessage() + "; nothing was changed", e);
+        }
+    }
+
+    private void change(CommandLine command) throws SchedulerCommandException, InterruptedException {
+        try {
+            runner.run(command);
+        } catch (CommandException e) {
+            throw new SchedulerCommandException(e.getMessage(), e);
+        }
+    }
+}
