@@ -196,6 +196,15 @@ class SlurmEndToEndTest {
                     + "0 violations%n", Duration.between(submitted, firstStart).toMillis() / 1000.0,
                     Duration.between(lastEnd, lastStop).toMillis() / 1000.0, CYCLE.toSeconds(),
                     services.count("start"), services.count("drain"), services.count("stop"));
+
+            // A drained node whose VM starts again: once its slurmd registers, the agent resumes it, and it runs work.
+            String again = slurm.sbatch("-N", "1", "-c", "4", "--wrap", "sleep 3");
+            services.until(slurm, Duration.ofMinutes(3), "a restarted, drained node ran a new job",
+                    () -> completed(slurm.jobs().get(again)));
+            assertEquals(0, slurm.jobs().get(again).path("restart_cnt").asInt());
+            assertEquals(5, services.count("start"));
+            services.until(slurm, Duration.ofMinutes(3), "back to min again", () -> slurm.runningNodes().isEmpty());
+            assertEquals(List.of(), slurm.violations());
         }
     }
 
