@@ -8,7 +8,9 @@ import io.hpcscale.common.model.DocumentKey;
 import io.hpcscale.common.model.DocumentType;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,9 +22,22 @@ import org.slf4j.LoggerFactory;
 public final class DocumentStore {
     private static final Logger log = LoggerFactory.getLogger(DocumentStore.class);
 
+    /** Decoded versions kept: enough for every job and node of a large cluster, bounded all the same. */
+    private static final int CACHED_VERSIONS = 400_000;
+
     private final ClusterLoadStore store;
     private final DocumentCodec codec = new DocumentCodec();
     private final OncePerKey reportedInvalid = new OncePerKey();
+    /**
+     * Decoded documents by ETag. An ETag names one version of one document, so its decoding never changes; a cycle
+     * that reads thousands of unchanged documents then decodes only the ones written since.
+     */
+    private final Map<String, ClusterLoadDocument> decoded = new LinkedHashMap<>(1024, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, ClusterLoadDocument> eldest) {
+            return size() > CACHED_VERSIONS;
+        }
+    };
 
     public DocumentStore(ClusterLoadStore store) {
         this.store = store;
@@ -70,8 +85,19 @@ public final class DocumentStore {
     }
 
     private <T extends ClusterLoadDocument> Optional<T> decode(StoredDocument stored, Class<T> documentClass) {
+        ClusterLoadDocument known;
+        synchronized (decoded) {
+            known = decoded.get(stored.etag());
+        }
+        if (documentClass.isInstance(known)) {
+            return Optional.of(documentClass.cast(known));
+        }
         try {
-            return Optional.of(codec.decode(stored.json(), documentClass));
+            T document = codec.decode(stored.json(), documentClass);
+            synchronized (decoded) {
+                decoded.put(stored.etag(), document);
+            }
+            return Optional.of(document);
         } catch (DocumentFormatException e) {
             if (reportedInvalid.first(stored.etag())) {
                 log.warn("skipping an invalid document in {}: {}", store.describe(), e.getMessage());

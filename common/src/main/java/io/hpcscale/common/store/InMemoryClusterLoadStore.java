@@ -7,6 +7,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,6 +24,8 @@ public final class InMemoryClusterLoadStore implements ClusterLoadStore {
 
     private final Clock clock;
     private final Map<DocumentKey, Entry> documents = new LinkedHashMap<>();
+    /** The same entries by type, so a query reads only its own type. */
+    private final Map<String, Map<DocumentKey, Entry>> byType = new HashMap<>();
     private final AtomicLong etags = new AtomicLong();
     private long documentsWritten;
     private long documentsDeleted;
@@ -65,7 +68,7 @@ public final class InMemoryClusterLoadStore implements ClusterLoadStore {
     public synchronized void deleteAll(Collection<DocumentKey> keys) {
         checkAvailable();
         for (DocumentKey key : keys) {
-            if (documents.remove(key) != null) {
+            if (remove(key) != null) {
                 documentsDeleted++;
             }
         }
@@ -81,8 +84,8 @@ public final class InMemoryClusterLoadStore implements ClusterLoadStore {
     public synchronized List<StoredDocument> query(DocumentType type, String poolName) {
         checkAvailable();
         List<StoredDocument> result = new ArrayList<>();
-        for (Map.Entry<DocumentKey, Entry> e : documents.entrySet()) {
-            if (e.getKey().poolName().equals(poolName) && isType(e.getValue(), type) && !expired(e.getValue())) {
+        for (Map.Entry<DocumentKey, Entry> e : ofType(type).entrySet()) {
+            if (e.getKey().poolName().equals(poolName) && !expired(e.getValue())) {
                 result.add(stored(e.getValue()));
             }
         }
@@ -93,8 +96,8 @@ public final class InMemoryClusterLoadStore implements ClusterLoadStore {
     public synchronized List<StoredDocument> queryByType(DocumentType type) {
         checkAvailable();
         List<StoredDocument> result = new ArrayList<>();
-        for (Entry entry : documents.values()) {
-            if (isType(entry, type) && !expired(entry)) {
+        for (Entry entry : ofType(type).values()) {
+            if (!expired(entry)) {
                 result.add(stored(entry));
             }
         }
@@ -128,9 +131,10 @@ public final class InMemoryClusterLoadStore implements ClusterLoadStore {
     @Override
     public synchronized int purgeExpired() {
         checkAvailable();
-        int before = documents.size();
-        documents.values().removeIf(this::expired);
-        return before - documents.size();
+        List<DocumentKey> expired = documents.entrySet().stream().filter(e -> expired(e.getValue()))
+                .map(Map.Entry::getKey).toList();
+        expired.forEach(this::remove);
+        return expired.size();
     }
 
     @Override
@@ -145,9 +149,27 @@ public final class InMemoryClusterLoadStore implements ClusterLoadStore {
 
     private String put(DocumentKey key, ObjectNode json) {
         String etag = "\"" + etags.incrementAndGet() + "\"";
-        documents.put(key, new Entry(json.deepCopy(), etag, Ttl.expiresAt(json, clock.instant())));
+        Entry entry = new Entry(json.deepCopy(), etag, Ttl.expiresAt(json, clock.instant()));
+        remove(key);
+        documents.put(key, entry);
+        byType.computeIfAbsent(DocumentKeys.type(json), t -> new LinkedHashMap<>()).put(key, entry);
         documentsWritten++;
         return etag;
+    }
+
+    private Entry remove(DocumentKey key) {
+        Entry removed = documents.remove(key);
+        if (removed != null) {
+            Map<DocumentKey, Entry> sameType = byType.get(DocumentKeys.type(removed.json()));
+            if (sameType != null) {
+                sameType.remove(key);
+            }
+        }
+        return removed;
+    }
+
+    private Map<DocumentKey, Entry> ofType(DocumentType type) {
+        return byType.getOrDefault(type.wireName(), Map.of());
     }
 
     private Entry live(DocumentKey key) {
@@ -159,12 +181,9 @@ public final class InMemoryClusterLoadStore implements ClusterLoadStore {
         return entry.expiresAt() != null && !entry.expiresAt().isAfter(clock.instant());
     }
 
-    private static boolean isType(Entry entry, DocumentType type) {
-        return type.wireName().equals(entry.json().path("Type").asText());
-    }
-
+    /** Copied only when read, so the stored version stays as written whatever the reader does with it. */
     private static StoredDocument stored(Entry entry) {
-        return new StoredDocument(entry.json().deepCopy(), entry.etag());
+        return StoredDocument.lazy(() -> entry.json().deepCopy(), entry.etag());
     }
 
     private void checkAvailable() {

@@ -2,7 +2,6 @@ package io.hpcscale.common.store;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.hpcscale.common.codec.DocumentCodec;
-import io.hpcscale.common.codec.DocumentFormatException;
 import io.hpcscale.common.model.DocumentKey;
 import io.hpcscale.common.model.DocumentType;
 import java.io.IOException;
@@ -253,16 +252,13 @@ public final class SqliteClusterLoadStore implements ClusterLoadStore {
         }
     }
 
+    /** Rows are parsed only when read: a reader that knows a version by its ETag skips the parse. */
     private List<StoredDocument> collect(PreparedStatement select) throws SQLException {
         List<StoredDocument> result = new ArrayList<>();
         try (ResultSet rs = select.executeQuery()) {
             while (rs.next()) {
                 String body = rs.getString(1);
-                try {
-                    result.add(new StoredDocument(codec.parse(body), rs.getString(2)));
-                } catch (DocumentFormatException e) {
-                    log.warn("skipping a stored row in {} that is not a JSON document: {}", path, e.getMessage());
-                }
+                result.add(StoredDocument.lazy(() -> codec.parse(body), rs.getString(2)));
             }
         }
         return result;

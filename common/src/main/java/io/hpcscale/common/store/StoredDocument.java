@@ -3,21 +3,51 @@ package io.hpcscale.common.store;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.hpcscale.common.model.DocumentKey;
 import java.util.Objects;
+import java.util.function.Supplier;
 
-/** A document as the store holds it, with the ETag of its current version. */
-public record StoredDocument(ObjectNode json, String etag) {
-    public StoredDocument {
-        Objects.requireNonNull(json, "json");
-        Objects.requireNonNull(etag, "etag");
+/**
+ * A document as the store holds it, with the ETag of its current version. Its JSON may be produced only when asked
+ * for: a reader that already knows this version by its ETag never pays for parsing it again.
+ */
+public final class StoredDocument {
+    private final String etag;
+    private Supplier<ObjectNode> source;
+    private ObjectNode json;
+
+    public StoredDocument(ObjectNode json, String etag) {
+        this.json = Objects.requireNonNull(json, "json");
+        this.etag = Objects.requireNonNull(etag, "etag");
+    }
+
+    private StoredDocument(Supplier<ObjectNode> source, String etag) {
+        this.source = source;
+        this.etag = Objects.requireNonNull(etag, "etag");
+    }
+
+    /** A document whose JSON is produced on first use; the supplier may throw a DocumentFormatException. */
+    public static StoredDocument lazy(Supplier<ObjectNode> source, String etag) {
+        return new StoredDocument(Objects.requireNonNull(source, "source"), etag);
+    }
+
+    public String etag() {
+        return etag;
+    }
+
+    public synchronized ObjectNode json() {
+        if (json == null) {
+            json = source.get();
+            source = null;
+        }
+        return json;
     }
 
     public DocumentKey key() {
-        return DocumentKeys.of(json);
+        return DocumentKeys.of(json());
     }
 
     /** The document with its ETag as {@code _etag}, as administrators see it. */
     public ObjectNode withEtag() {
-        ObjectNode copy = json.deepCopy();
+        ObjectNode copy = json().deepCopy();
         copy.put("_etag", etag);
         return copy;
     }

@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Supplier;
 
 /**
  * A cloud in memory: one scale set per pool, instances that take a boot delay to run, and switches to inject the
@@ -31,6 +32,7 @@ public final class SimulatedCloud {
         final String node;
         PowerState state = PowerState.STOPPED;
         Instant startedAt;
+        Instant readyAt;
         boolean healthy = true;
 
         Vm(String id, String node) {
@@ -46,7 +48,7 @@ public final class SimulatedCloud {
     private static final class ScaleSet {
         final String pool;
         final String nodePrefix;
-        final Duration bootDelay;
+        final Supplier<Duration> bootDelay;
         final Map<String, Vm> vms = new LinkedHashMap<>();
         int nextIndex;
         Integer quota;
@@ -57,7 +59,7 @@ public final class SimulatedCloud {
         int throttledCalls;
         Duration throttleRetryAfter = Duration.ofSeconds(30);
 
-        ScaleSet(String pool, String nodePrefix, Duration bootDelay) {
+        ScaleSet(String pool, String nodePrefix, Supplier<Duration> bootDelay) {
             this.pool = pool;
             this.nodePrefix = nodePrefix;
             this.bootDelay = bootDelay;
@@ -84,7 +86,12 @@ public final class SimulatedCloud {
     }
 
     /** A scale set of {@code size} stopped instances whose nodes are named {@code <nodePrefix>001}, ... */
-    public synchronized void addScaleSet(String pool, int size, String nodePrefix, Duration bootDelay) {
+    public void addScaleSet(String pool, int size, String nodePrefix, Duration bootDelay) {
+        addScaleSet(pool, size, nodePrefix, () -> bootDelay);
+    }
+
+    /** A scale set whose instances each take a boot delay drawn from {@code bootDelay}. */
+    public synchronized void addScaleSet(String pool, int size, String nodePrefix, Supplier<Duration> bootDelay) {
         ScaleSet set = new ScaleSet(pool, nodePrefix, bootDelay);
         for (int i = 0; i < size; i++) {
             set.add();
@@ -164,16 +171,28 @@ public final class SimulatedCloud {
                 && v.healthy);
     }
 
+    /** Nodes of the pool whose instance runs and would report to the scheduler: one pass over the scale set. */
+    public synchronized java.util.Set<String> upNodes(String pool) {
+        refresh();
+        ScaleSet set = scaleSets.get(pool);
+        java.util.Set<String> up = new java.util.HashSet<>();
+        if (set != null) {
+            for (Vm vm : set.vms.values()) {
+                if (vm.state == PowerState.RUNNING && vm.healthy) {
+                    up.add(vm.node);
+                }
+            }
+        }
+        return up;
+    }
+
     /** When the next instance now booting will be running, or null: the simulator's next wake-up. */
     public synchronized Instant nextBootCompletion() {
         Instant next = null;
         for (ScaleSet set : scaleSets.values()) {
             for (Vm vm : set.vms.values()) {
-                if (vm.state == PowerState.STARTING) {
-                    Instant at = vm.startedAt.plus(set.bootDelay);
-                    if (next == null || at.isBefore(next)) {
-                        next = at;
-                    }
+                if (vm.state == PowerState.STARTING && (next == null || vm.readyAt.isBefore(next))) {
+                    next = vm.readyAt;
                 }
             }
         }
@@ -277,12 +296,14 @@ public final class SimulatedCloud {
     private void boot(ScaleSet set, Vm vm) {
         starts++;
         vm.startedAt = clock.instant();
+        Duration delay = set.bootDelay.get();
+        vm.readyAt = vm.startedAt.plus(delay);
         vm.healthy = true;
         if (set.brokenBoots > 0) {
             set.brokenBoots--;
             vm.healthy = false;
         }
-        change(set.pool, vm, set.bootDelay.isZero() ? PowerState.RUNNING : PowerState.STARTING);
+        change(set.pool, vm, delay.isZero() ? PowerState.RUNNING : PowerState.STARTING);
     }
 
     private void checkStartAllowed(ScaleSet set, int count) throws CloudException {
@@ -314,7 +335,7 @@ public final class SimulatedCloud {
         Instant now = clock.instant();
         for (ScaleSet set : scaleSets.values()) {
             for (Vm vm : set.vms.values()) {
-                if (vm.state == PowerState.STARTING && !vm.startedAt.plus(set.bootDelay).isAfter(now)) {
+                if (vm.state == PowerState.STARTING && !vm.readyAt.isAfter(now)) {
                     change(set.pool, vm, PowerState.RUNNING);
                 }
             }

@@ -61,6 +61,11 @@ final class DemandCalculator {
             return !exclusive || empty;
         }
 
+        /** No other job can use it: full, or given whole to an exclusive job. */
+        boolean closed() {
+            return exclusiveOwner != null || cpus <= 0;
+        }
+
         void take(Chunk unit, String job, boolean exclusive) {
             cpus -= unit.cpus();
             memoryMb -= unit.memoryMb();
@@ -109,6 +114,7 @@ final class DemandCalculator {
                         .thenComparing(Capacity::node))
                 .map(Bin::new)
                 .forEach(bins::add);
+        List<Bin> open = new ArrayList<>(bins);
         List<Demand.Unsatisfiable> unsatisfiable = new ArrayList<>();
         int newNodes = 0;
         int beyondMax = 0;
@@ -118,12 +124,18 @@ final class DemandCalculator {
                 unsatisfiable.add(new Demand.Unsatisfiable(job.schedulerId(), reason));
                 continue;
             }
-            int opened = place(job, bins, newNodesAllowed - newNodes);
+            int left = newNodesAllowed - newNodes;
+            if (open.isEmpty() && left <= 0) {
+                beyondMax++;
+                continue;
+            }
+            int opened = place(job, open, bins, left);
             if (opened < 0) {
                 beyondMax++;
             } else {
                 newNodes += opened;
             }
+            open.removeIf(Bin::closed);
         }
         Set<String> inUse = new HashSet<>();
         Set<String> drainsToCancel = new HashSet<>();
@@ -138,18 +150,27 @@ final class DemandCalculator {
         return new Demand(jobs.size(), newNodes, inUse, drainsToCancel, unsatisfiable, beyondMax);
     }
 
-    /** Places all of a job's chunks or none; returns the new nodes it opened, or -1 if the pool's max stops it. */
-    private int place(JobDocument job, List<Bin> bins, int newNodesLeft) {
-        List<Chunk> units = units(job);
-        List<Placed> placed = new ArrayList<>();
-        int binsBefore = bins.size();
+    /**
+     * Places all of a job's chunks or none, first fit among the bins with room; returns the new nodes it opened, or
+     * -1 if the pool's max stops it.
+     */
+    private int place(JobDocument job, List<Bin> open, List<Bin> bins, int newNodesLeft) {
         boolean exclusive = job.exclusive();
         String id = job.schedulerId();
+        int unitCount = job.chunkCount();
+        boolean onePerNode = job.placement() == Placement.scatter || (exclusive && job.placement() != Placement.pack);
+        if (onePerNode && job.placement() == Placement.scatter && unitCount > open.size() + newNodesLeft) {
+            return -1;
+        }
+        List<Chunk> units = units(job);
+        List<Placed> placed = new ArrayList<>();
+        int openBefore = open.size();
+        int binsBefore = bins.size();
         if (job.placement() == Placement.pack) {
             Chunk whole = sum(units);
-            Bin bin = firstFit(bins, whole, id, exclusive, Set.of());
+            Bin bin = firstFit(open, whole, id, exclusive, Set.of());
             if (bin == null) {
-                bin = newBin(bins, newNodesLeft);
+                bin = newBin(open, bins, newNodesLeft);
             }
             if (bin == null) {
                 return -1;
@@ -160,12 +181,12 @@ final class DemandCalculator {
         Set<Bin> usedByJob = new HashSet<>();
         for (Chunk unit : units) {
             Set<Bin> excluded = job.placement() == Placement.scatter ? usedByJob : Set.of();
-            Bin bin = firstFit(bins, unit, id, exclusive, excluded);
+            Bin bin = firstFit(open, unit, id, exclusive, excluded);
             if (bin == null) {
-                bin = newBin(bins, newNodesLeft - (bins.size() - binsBefore));
+                bin = newBin(open, bins, newNodesLeft - (bins.size() - binsBefore));
             }
             if (bin == null) {
-                undo(placed, bins, binsBefore);
+                undo(placed, open, openBefore, bins, binsBefore);
                 return -1;
             }
             placed.add(Placed.before(bin));
@@ -184,21 +205,25 @@ final class DemandCalculator {
         return null;
     }
 
-    private Bin newBin(List<Bin> bins, int newNodesLeft) {
+    private Bin newBin(List<Bin> open, List<Bin> bins, int newNodesLeft) {
         if (newNodesLeft <= 0) {
             return null;
         }
         Bin bin = new Bin(new Capacity(null, Kind.NEW, shape.cpus(), shape.memoryMb(), shape.gpus(), true));
         bins.add(bin);
+        open.add(bin);
         return bin;
     }
 
-    private static void undo(List<Placed> placed, List<Bin> bins, int binsBefore) {
+    private static void undo(List<Placed> placed, List<Bin> open, int openBefore, List<Bin> bins, int binsBefore) {
         for (int i = placed.size() - 1; i >= 0; i--) {
             placed.get(i).restore();
         }
         while (bins.size() > binsBefore) {
             bins.remove(bins.size() - 1);
+        }
+        while (open.size() > openBefore) {
+            open.remove(open.size() - 1);
         }
     }
 
@@ -250,15 +275,25 @@ final class DemandCalculator {
         return new Chunk(1, cpus, memory, gpus);
     }
 
+    /** Largest chunk first, then most CPUs, then earliest submitted; keys computed once per job. */
     private static List<JobDocument> sortedLargestFirst(List<JobDocument> jobs) {
-        Comparator<JobDocument> bySize = Comparator
-                .comparingInt((JobDocument j) -> j.chunks().stream().mapToInt(Chunk::cpus).max().orElse(0))
-                .thenComparingLong(JobDocument::totalCpus)
-                .reversed();
-        return jobs.stream()
-                .sorted(bySize.thenComparing(JobDocument::submittedAt, Comparator.nullsLast(Instant::compareTo))
-                        .thenComparing(JobDocument::schedulerId))
-                .toList();
+        record Keyed(JobDocument job, int largestChunk, long totalCpus) {
+        }
+        List<Keyed> keyed = new ArrayList<>(jobs.size());
+        for (JobDocument job : jobs) {
+            int largest = 0;
+            for (Chunk chunk : job.chunks()) {
+                largest = Math.max(largest, chunk.cpus());
+            }
+            keyed.add(new Keyed(job, largest, job.totalCpus()));
+        }
+        keyed.sort(Comparator.comparingInt(Keyed::largestChunk).reversed()
+                .thenComparing(Comparator.comparingLong(Keyed::totalCpus).reversed())
+                .thenComparing(k -> k.job().submittedAt(), Comparator.nullsLast(Instant::compareTo))
+                .thenComparing(k -> k.job().schedulerId()));
+        List<JobDocument> sorted = new ArrayList<>(keyed.size());
+        keyed.forEach(k -> sorted.add(k.job()));
+        return sorted;
     }
 
     private static String describe(Chunk chunk) {

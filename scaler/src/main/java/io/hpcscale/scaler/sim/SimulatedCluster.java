@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * A whole cluster on one clock: a simulated cloud, a simulated scheduler, the real agent framework and the real
@@ -30,12 +31,21 @@ public final class SimulatedCluster {
     /**
      * @param scaleSetSize instances in each pool's scale set (all stopped at first)
      */
-    public record Spec(List<PoolConfig> pools, int scaleSetSize, Duration bootDelay, Duration staleAfter,
+    public record Spec(List<PoolConfig> pools, int scaleSetSize, Supplier<Duration> bootDelays, Duration staleAfter,
             Duration eventTtl) {
         public Spec {
             pools = List.copyOf(pools);
         }
+
+        /** Every instance boots in the same time. */
+        public Spec(List<PoolConfig> pools, int scaleSetSize, Duration bootDelay, Duration staleAfter,
+                Duration eventTtl) {
+            this(pools, scaleSetSize, () -> bootDelay, staleAfter, eventTtl);
+        }
     }
+
+    /** The host name of the cluster's agent; its id is {@code agent-simulated-sim}. */
+    public static final String AGENT_HOST = "simulated";
 
     private final SettableClock clock;
     private final SimulatedCloud cloud;
@@ -50,14 +60,14 @@ public final class SimulatedCluster {
         this.cloud = new SimulatedCloud(clock);
         Map<String, String> queueByPool = new LinkedHashMap<>();
         for (PoolConfig pool : spec.pools()) {
-            cloud.addScaleSet(pool.name(), spec.scaleSetSize(), pool.name() + "-vm", spec.bootDelay());
+            cloud.addScaleSet(pool.name(), spec.scaleSetSize(), pool.name() + "-vm", spec.bootDelays());
             queueByPool.put(pool.name(), pool.name());
         }
         PoolConfig first = spec.pools().get(0);
         this.scheduler = new SimulatedScheduler(cloud, clock, queueByPool, first.shape().cpus(),
                 first.shape().memoryMb());
         this.documents = new DocumentStore(store);
-        this.agent = new Agent(scheduler, documents, new PoolMap(queueByPool, Map.of()), "simulated", "sim");
+        this.agent = new Agent(scheduler, documents, new PoolMap(queueByPool, Map.of()), AGENT_HOST, "sim");
         this.events = new ScalerEvents(documents, spec.eventTtl(), true);
         List<PoolRuntime> runtimes = spec.pools().stream()
                 .map(p -> new PoolRuntime(p, cloud.provider(p.name()))).toList();
@@ -83,6 +93,14 @@ public final class SimulatedCluster {
 
     private String poolOf(String node) {
         return node.substring(0, node.lastIndexOf("-vm"));
+    }
+
+    public DocumentStore documents() {
+        return documents;
+    }
+
+    public String agentId() {
+        return agent.id();
     }
 
     public SettableClock clock() {

@@ -132,9 +132,11 @@ public final class SimulatedScheduler implements SchedulerAdapter {
         Instant now = clock.instant();
         while (!byEnd.isEmpty() && !byEnd.peek().endsAt().isAfter(now)) {
             Running done = byEnd.poll();
-            if (running.remove(done.job.id()) == null) {
+            // A job requeued after losing its node left its first run's entry behind; only its current run ends.
+            if (running.get(done.job.id()) != done) {
                 continue;
             }
+            running.remove(done.job.id());
             for (String name : done.nodes) {
                 nodes.get(name).job = null;
             }
@@ -180,6 +182,11 @@ public final class SimulatedScheduler implements SchedulerAdapter {
     /** Nodes that are up now. */
     public synchronized int nodesUp() {
         return (int) nodes.values().stream().filter(n -> n.up).count();
+    }
+
+    /** Nodes the waiting (not held) jobs ask for. */
+    public synchronized int queuedNodes() {
+        return queued.stream().filter(j -> !j.held()).mapToInt(SimJob::nodes).sum();
     }
 
     /** Nodes the waiting and running jobs ask for. */
@@ -265,10 +272,11 @@ public final class SimulatedScheduler implements SchedulerAdapter {
             if (!cloud.hasScaleSet(pool.getKey())) {
                 continue;
             }
+            java.util.Set<String> upNodes = cloud.upNodes(pool.getKey());
             for (Instance instance : cloud.instances(pool.getKey())) {
                 Node node = nodes.computeIfAbsent(instance.nodeName(),
                         n -> new Node(n, pool.getKey(), pool.getValue()));
-                boolean up = instance.state() == PowerState.RUNNING && cloud.nodeUp(pool.getKey(), node.name);
+                boolean up = upNodes.contains(node.name);
                 if (up && !node.up) {
                     listeners.forEach(l -> l.nodeUp(node.name, now));
                 }
