@@ -2,7 +2,6 @@ package io.hpcscale.agent.pbs;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.hpcscale.common.agent.SchedulerJob;
 import io.hpcscale.common.json.LenientJson;
@@ -38,7 +37,7 @@ final class PbsJobParser {
     Optional<SchedulerJob> parse(String id, byte[] text, int offset, int length, PbsQueues queues)
             throws IOException {
         Map<String, String> attributes = new HashMap<>();
-        JsonNode resources = null;
+        Map<String, String> resources = new HashMap<>();
         try (JsonParser parser = JSON.createParser(text, offset, length)) {
             if (parser.nextToken() != JsonToken.START_OBJECT) {
                 throw new IllegalArgumentException("the entry is not an object");
@@ -54,7 +53,7 @@ final class PbsJobParser {
                             parser.skipChildren();
                         }
                     }
-                    case "Resource_List" -> resources = parser.readValueAsTree();
+                    case "Resource_List" -> readResources(parser, value, resources);
                     default -> parser.skipChildren();
                 }
             }
@@ -62,7 +61,25 @@ final class PbsJobParser {
         return toJob(id, attributes, resources, queues);
     }
 
-    private Optional<SchedulerJob> toJob(String id, Map<String, String> attributes, JsonNode resources,
+    /** The scalar entries of {@code Resource_List}, read as they stream by rather than built into a tree. */
+    private static void readResources(JsonParser parser, JsonToken value, Map<String, String> resources)
+            throws IOException {
+        if (value != JsonToken.START_OBJECT) {
+            parser.skipChildren();
+            return;
+        }
+        while (parser.nextToken() == JsonToken.FIELD_NAME) {
+            String name = parser.currentName();
+            JsonToken resource = parser.nextToken();
+            if (resource.isScalarValue() && resource != JsonToken.VALUE_NULL) {
+                resources.put(name, parser.getValueAsString());
+            } else {
+                parser.skipChildren();
+            }
+        }
+    }
+
+    private Optional<SchedulerJob> toJob(String id, Map<String, String> attributes, Map<String, String> resources,
             PbsQueues queues) {
         String stateLetter = attributes.get("job_state");
         if (stateLetter == null || stateLetter.isBlank()) {
@@ -128,15 +145,14 @@ final class PbsJobParser {
 
     /** {@code Resource_List} values, which PBS prints as strings or numbers. */
     private static final class ResourceList {
-        private final JsonNode node;
+        private final Map<String, String> values;
 
-        ResourceList(JsonNode node) {
-            this.node = node;
+        ResourceList(Map<String, String> values) {
+            this.values = values;
         }
 
         String text(String name) {
-            JsonNode value = node == null ? null : node.get(name);
-            return value == null || value.isNull() || value.isContainerNode() ? null : value.asText();
+            return values.get(name);
         }
 
         Long number(String name) {

@@ -158,7 +158,7 @@ public final class JsonMembers {
     private void skipValue() throws MalformedJsonException {
         byte first = peek();
         if (first == '"') {
-            readString();
+            skipString();
             return;
         }
         if (first == '{' || first == '[') {
@@ -184,7 +184,7 @@ public final class JsonMembers {
         while (pos < text.length) {
             byte b = text[pos];
             if (b == '"') {
-                readString();
+                skipString();
                 continue;
             }
             pos++;
@@ -202,6 +202,19 @@ public final class JsonMembers {
     }
 
     private String readString() throws MalformedJsonException {
+        int start = pos + 1;
+        boolean escaped = skipString();
+        String raw = new String(text, start, pos - 1 - start, StandardCharsets.UTF_8);
+        return escaped ? unescape(raw) : raw;
+    }
+
+    /**
+     * Moves past a string without making it: most strings of a 100 MB output lie inside the entries and are never
+     * needed here.
+     *
+     * @return whether the string holds an escape
+     */
+    private boolean skipString() throws MalformedJsonException {
         if (peek() != '"') {
             throw error("expected a string");
         }
@@ -213,8 +226,7 @@ public final class JsonMembers {
                 escaped = true;
                 pos++;
             } else if (b == '"') {
-                String raw = new String(text, start, pos - 1 - start, StandardCharsets.UTF_8);
-                return escaped ? unescape(raw) : raw;
+                return escaped;
             }
         }
         pos = start - 1;

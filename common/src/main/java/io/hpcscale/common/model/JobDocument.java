@@ -38,12 +38,23 @@ public record JobDocument(
         return DocumentType.JOBS;
     }
 
+    // Plain loops: the planner asks these of every queued job of every pool each cycle, and streams' garbage
+    // showed as a fifth of a 1,000-pool cycle.
+
     /** Total CPUs over all chunks. */
     public long totalCpus() {
-        return chunks.stream().mapToLong(c -> (long) c.count() * c.cpus()).sum();
+        long total = 0;
+        for (Chunk chunk : chunks) {
+            total += (long) chunk.count() * chunk.cpus();
+        }
+        return total;
     }
 
     public int chunkCount() {
-        return chunks.stream().mapToInt(Chunk::count).sum();
+        int count = 0;
+        for (Chunk chunk : chunks) {
+            count += chunk.count();
+        }
+        return count;
     }
 }

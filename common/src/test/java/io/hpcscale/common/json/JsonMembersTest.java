@@ -33,6 +33,16 @@ class JsonMembersTest {
     }
 
     @Test
+    void skipsEscapedQuotesAndBackslashesInsideEntries() throws Exception {
+        byte[] text = bytes("{\"Jobs\": {\"a\": {\"PBS_O_PATH\": \"C:\\\\\", \"m\": \"say \\\"}\\\" {\"}, "
+                + "\"b\": {}}, \"x\\\\\": 1}");
+        JsonMembers.Section section = JsonMembers.section(text, "Jobs");
+        assertEquals(List.of("Jobs", "x\\"), section.topLevelKeys());
+        assertEquals(List.of("a", "b"), section.entries().stream().map(JsonMembers.Entry::name).toList());
+        assertEquals("{}", value(text, section.entries().get(1)));
+    }
+
+    @Test
     void findsArrayElements() throws Exception {
         byte[] text = bytes("{\"jobs\": [ {\"a\":1}, {\"b\":[2]} ], \"meta\": {}}");
         JsonMembers.Section section = JsonMembers.section(text, "jobs");

@@ -5,9 +5,11 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.PriorityQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
 
@@ -30,14 +32,18 @@ public final class SimulatedCloud {
     private static final class Vm {
         final String id;
         final String node;
+        final int scaleSetOrder;
+        final int index;
         PowerState state = PowerState.STOPPED;
         Instant startedAt;
         Instant readyAt;
         boolean healthy = true;
 
-        Vm(String id, String node) {
+        Vm(String id, String node, int scaleSetOrder, int index) {
             this.id = id;
             this.node = node;
+            this.scaleSetOrder = scaleSetOrder;
+            this.index = index;
         }
 
         Instance view() {
@@ -47,6 +53,7 @@ public final class SimulatedCloud {
 
     private static final class ScaleSet {
         final String pool;
+        final int order;
         final String nodePrefix;
         final Supplier<Duration> bootDelay;
         final Map<String, Vm> vms = new LinkedHashMap<>();
@@ -59,23 +66,38 @@ public final class SimulatedCloud {
         int throttledCalls;
         Duration throttleRetryAfter = Duration.ofSeconds(30);
 
-        ScaleSet(String pool, String nodePrefix, Supplier<Duration> bootDelay) {
+        ScaleSet(String pool, int order, String nodePrefix, Supplier<Duration> bootDelay) {
             this.pool = pool;
+            this.order = order;
             this.nodePrefix = nodePrefix;
             this.bootDelay = bootDelay;
         }
 
         Vm add() {
             nextIndex++;
-            Vm vm = new Vm(pool + "_" + nextIndex, String.format("%s%03d", nodePrefix, nextIndex));
+            Vm vm = new Vm(pool + "_" + nextIndex, String.format("%s%03d", nodePrefix, nextIndex), order, nextIndex);
             vms.put(vm.id, vm);
             return vm;
         }
     }
 
+    /** A boot in progress; stale once its instance stopped or started again, and then skipped. */
+    private record Boot(ScaleSet set, Vm vm, Instant readyAt) {
+        boolean current() {
+            return vm.state == PowerState.STARTING && vm.readyAt.equals(readyAt);
+        }
+    }
+
+    private static final Comparator<Boot> SCALE_SET_ORDER = Comparator.comparingInt((Boot b) -> b.vm().scaleSetOrder)
+            .thenComparingInt(b -> b.vm().index);
+
     private final Clock clock;
     private final Map<String, ScaleSet> scaleSets = new LinkedHashMap<>();
+    // Kept by ready time so that catching up with the clock touches only the boots that completed, not every
+    // instance of every scale set: with a thousand pools, each pool's listing would otherwise scan them all.
+    private final PriorityQueue<Boot> boots = new PriorityQueue<>(Comparator.comparing(Boot::readyAt));
     private final List<Listener> listeners = new CopyOnWriteArrayList<>();
+    private long changes;
     private long starts;
     private long stops;
     private long evictions;
@@ -92,7 +114,7 @@ public final class SimulatedCloud {
 
     /** A scale set whose instances each take a boot delay drawn from {@code bootDelay}. */
     public synchronized void addScaleSet(String pool, int size, String nodePrefix, Supplier<Duration> bootDelay) {
-        ScaleSet set = new ScaleSet(pool, nodePrefix, bootDelay);
+        ScaleSet set = new ScaleSet(pool, scaleSets.size(), nodePrefix, bootDelay);
         for (int i = 0; i < size; i++) {
             set.add();
         }
@@ -186,17 +208,21 @@ public final class SimulatedCloud {
         return up;
     }
 
+    /**
+     * A number that changes whenever any instance changes state, boots completed by now included: who keeps a view
+     * of the instances can skip rebuilding it while this stays the same.
+     */
+    public synchronized long version() {
+        refresh();
+        return changes;
+    }
+
     /** When the next instance now booting will be running, or null: the simulator's next wake-up. */
     public synchronized Instant nextBootCompletion() {
-        Instant next = null;
-        for (ScaleSet set : scaleSets.values()) {
-            for (Vm vm : set.vms.values()) {
-                if (vm.state == PowerState.STARTING && (next == null || vm.readyAt.isBefore(next))) {
-                    next = vm.readyAt;
-                }
-            }
+        while (!boots.isEmpty() && !boots.peek().current()) {
+            boots.poll();
         }
-        return next;
+        return boots.isEmpty() ? null : boots.peek().readyAt();
     }
 
     public synchronized long starts() {
@@ -304,6 +330,9 @@ public final class SimulatedCloud {
             vm.healthy = false;
         }
         change(set.pool, vm, delay.isZero() ? PowerState.RUNNING : PowerState.STARTING);
+        if (vm.state == PowerState.STARTING) {
+            boots.add(new Boot(set, vm, vm.readyAt));
+        }
     }
 
     private void checkStartAllowed(ScaleSet set, int count) throws CloudException {
@@ -331,13 +360,21 @@ public final class SimulatedCloud {
         }
     }
 
+    /** Boots whose time has come complete, in scale-set order, as listeners have always seen them. */
     private void refresh() {
         Instant now = clock.instant();
-        for (ScaleSet set : scaleSets.values()) {
-            for (Vm vm : set.vms.values()) {
-                if (vm.state == PowerState.STARTING && !vm.readyAt.isAfter(now)) {
-                    change(set.pool, vm, PowerState.RUNNING);
-                }
+        List<Boot> done = new ArrayList<>();
+        while (!boots.isEmpty() && !boots.peek().readyAt().isAfter(now)) {
+            Boot boot = boots.poll();
+            if (boot.current()) {
+                done.add(boot);
+            }
+        }
+        done.sort(SCALE_SET_ORDER);
+        for (Boot boot : done) {
+            // An instance stopped and started again within one instant has two boots with the same ready time.
+            if (boot.current()) {
+                change(boot.set().pool, boot.vm(), PowerState.RUNNING);
             }
         }
     }
@@ -352,6 +389,7 @@ public final class SimulatedCloud {
             instanceSeconds += Duration.between(vm.startedAt, clock.instant()).toMillis() / 1000.0;
         }
         vm.state = to;
+        changes++;
         Instance view = vm.view();
         for (Listener listener : listeners) {
             listener.changed(pool, view, from, evicted, clock.instant());

@@ -1,16 +1,29 @@
 package io.hpcscale.scaler.plan;
 
 import io.hpcscale.scaler.cloud.Instance;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
  * A pool's instances as the provider listed them this cycle, or why they are unknown. Unknown is never empty:
  * the planner does nothing to a pool whose instances it cannot see.
  */
-public record InstanceList(List<Instance> instances, String unknownBecause) {
-    public InstanceList {
-        instances = List.copyOf(instances);
+public final class InstanceList {
+    private final List<Instance> instances;
+    private final String unknownBecause;
+    // The planner looks instances up by node name for every node it drains or checks: a scan each time would make a
+    // cycle over a pool of thousands of instances quadratic.
+    private final Map<String, Instance> byNode;
+
+    private InstanceList(List<Instance> instances, String unknownBecause) {
+        this.instances = List.copyOf(instances);
+        this.unknownBecause = unknownBecause;
+        this.byNode = new HashMap<>(this.instances.size() * 2);
+        for (Instance instance : this.instances) {
+            byNode.putIfAbsent(instance.nodeName(), instance);
+        }
     }
 
     public static InstanceList of(List<Instance> instances) {
@@ -21,11 +34,20 @@ public record InstanceList(List<Instance> instances, String unknownBecause) {
         return new InstanceList(List.of(), because);
     }
 
+    public List<Instance> instances() {
+        return instances;
+    }
+
+    /** Why the instances are unknown, or null when they are known. */
+    public String unknownBecause() {
+        return unknownBecause;
+    }
+
     public boolean known() {
         return unknownBecause == null;
     }
 
     public Optional<Instance> byNode(String node) {
-        return instances.stream().filter(i -> i.nodeName().equals(node)).findFirst();
+        return Optional.ofNullable(byNode.get(node));
     }
 }

@@ -129,7 +129,7 @@ public final class Planner {
         private void classifyInstances(boolean fresh) {
             for (Instance instance : sortedByNode(s.instances().instances())) {
                 VmDocument vm = vmsByNode.get(instance.nodeName());
-                boolean reported = (vm != null && !vm.down()) || s.nodesOfOtherPools().contains(instance.nodeName());
+                boolean reported = (vm != null && !vm.down()) || s.reportedInAnotherPool(instance.nodeName());
                 boolean startedByUs = history.bootStarts().containsKey(instance.id());
                 switch (instance.state()) {
                     case STARTING -> {
@@ -147,7 +147,7 @@ public final class Planner {
                             history = history.booted(instance.id());
                         }
                         running.add(instance);
-                        if (fresh && vm == null && !s.nodesOfOtherPools().contains(instance.nodeName())) {
+                        if (fresh && vm == null && !s.reportedInAnotherPool(instance.nodeName())) {
                             notes.add(new Note(Note.Kind.UNREPORTED_NODE, "instance " + instance.id() + " runs but "
                                     + "no agent reports its node " + instance.nodeName() + " in this pool (check the "
                                     + "pool's queue, partition or nodePattern); hpcscale will not stop it"));

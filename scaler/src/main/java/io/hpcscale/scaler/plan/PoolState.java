@@ -7,14 +7,16 @@ import io.hpcscale.common.model.VmDocument;
 import io.hpcscale.scaler.pool.PoolConfig;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Everything the planner knows about one pool at one moment.
  *
  * @param agentReadAt       when an agent serving this pool last read its scheduler successfully, or null if none has
  * @param canCreate         the provider can add instances when no stopped one is left
- * @param nodesOfOtherPools names of nodes the agents report in other pools: such a node has registered, even if
- *                          this pool's mapping does not claim it
+ * @param poolOfNode        every node the agents report, with its pool: a node of this pool's scale set reported
+ *                          in another pool has registered, even if this pool's mapping does not claim it. One map
+ *                          for the whole cycle, shared by every pool's state.
  */
 public record PoolState(
         PoolConfig pool,
@@ -24,7 +26,7 @@ public record PoolState(
         List<PowerDocument> powerRequests,
         InstanceList instances,
         boolean canCreate,
-        java.util.Set<String> nodesOfOtherPools,
+        Map<String, String> poolOfNode,
         Instant agentReadAt,
         PoolHistory history,
         Instant now) {
@@ -34,6 +36,12 @@ public record PoolState(
         vms = List.copyOf(vms);
         drains = List.copyOf(drains);
         powerRequests = List.copyOf(powerRequests);
-        nodesOfOtherPools = java.util.Set.copyOf(nodesOfOtherPools);
+        poolOfNode = Map.copyOf(poolOfNode);
+    }
+
+    /** Whether an agent reports this node in a pool other than this one. */
+    public boolean reportedInAnotherPool(String node) {
+        String owner = poolOfNode.get(node);
+        return owner != null && !owner.equals(pool.name());
     }
 }

@@ -9,10 +9,8 @@ import io.hpcscale.common.model.VmDocument;
 import io.hpcscale.common.store.DocumentStore;
 import java.time.Instant;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.stream.Collectors;
 
 /** The documents of one scaler cycle, each type read once and grouped by pool. */
@@ -21,7 +19,8 @@ record ClusterView(
         Map<String, List<VmDocument>> vms,
         Map<String, List<DrainDocument>> drains,
         Map<String, List<PowerDocument>> powerRequests,
-        Map<String, Instant> agentReadAt) {
+        Map<String, Instant> agentReadAt,
+        Map<String, String> poolOfNode) {
 
     static ClusterView read(DocumentStore store) {
         Map<String, Instant> readAt = new HashMap<>();
@@ -33,16 +32,18 @@ record ClusterView(
                 readAt.merge(pool, agent.lastSuccessAt(), (a, b) -> a.isAfter(b) ? a : b);
             }
         }
+        Map<String, List<VmDocument>> vms = store.all(DocumentType.VMS, VmDocument.class).stream()
+                .collect(Collectors.groupingBy(VmDocument::poolName));
         return new ClusterView(
                 store.all(DocumentType.JOBS, JobDocument.class).stream()
                         .collect(Collectors.groupingBy(JobDocument::poolName)),
-                store.all(DocumentType.VMS, VmDocument.class).stream()
-                        .collect(Collectors.groupingBy(VmDocument::poolName)),
+                vms,
                 store.all(DocumentType.DRAINS, DrainDocument.class).stream()
                         .collect(Collectors.groupingBy(DrainDocument::poolName)),
                 store.all(DocumentType.POWER, PowerDocument.class).stream()
                         .collect(Collectors.groupingBy(PowerDocument::poolName)),
-                readAt);
+                readAt,
+                poolOfNode(vms));
     }
 
     List<JobDocument> jobsOf(String pool) {
@@ -61,13 +62,10 @@ record ClusterView(
         return powerRequests.getOrDefault(pool, List.of());
     }
 
-    Set<String> nodesOutside(String pool) {
-        Set<String> names = new HashSet<>();
-        vms.forEach((p, list) -> {
-            if (!p.equals(pool)) {
-                list.forEach(vm -> names.add(vm.name()));
-            }
-        });
-        return names;
+    /** Every reported node with its pool, made once per cycle (unmodifiable, so pools share it without copies). */
+    private static Map<String, String> poolOfNode(Map<String, List<VmDocument>> vms) {
+        Map<String, String> owners = new HashMap<>();
+        vms.forEach((pool, list) -> list.forEach(vm -> owners.putIfAbsent(vm.name(), pool)));
+        return Map.copyOf(owners);
     }
 }

@@ -88,8 +88,8 @@ public final class Scaler {
         boolean act = record && !dryRun;
         InstanceList instances = list(pool, now, act);
         PoolState state = new PoolState(pool.config(), view.jobsOf(pool.name()), view.vmsOf(pool.name()),
-                view.drainsOf(pool.name()), view.powerRequestsOf(pool.name()), instances, pool.provider().canCreate(), view.nodesOutside(pool.name()),
-                view.agentReadAt().get(pool.name()), pool.history(), now);
+                view.drainsOf(pool.name()), view.powerRequestsOf(pool.name()), instances, pool.provider().canCreate(),
+                view.poolOfNode(), view.agentReadAt().get(pool.name()), pool.history(), now);
         PlanResult result = planner.plan(state);
         if (!record) {
             return new PoolOutcome(result.plan(), List.of());

@@ -99,6 +99,7 @@ public final class SimulatedScheduler implements SchedulerAdapter {
     private final Map<String, Duration> waits = new HashMap<>();
     private final List<String> violations = new ArrayList<>();
     private int evictedJobs;
+    private long cloudVersionSeen = -1;
     private final List<Listener> listeners = new CopyOnWriteArrayList<>();
 
     /**
@@ -253,8 +254,11 @@ public final class SimulatedScheduler implements SchedulerAdapter {
     }
 
     private Node node(String name) throws SchedulerCommandException {
-        refreshNodes(clock.instant());
         Node node = nodes.get(name);
+        if (node == null) {
+            refreshNodes(clock.instant());
+            node = nodes.get(name);
+        }
         if (node == null) {
             throw new SchedulerCommandException("simulated scheduler has no node " + name, null);
         }
@@ -268,6 +272,11 @@ public final class SimulatedScheduler implements SchedulerAdapter {
     }
 
     private void refreshNodes(Instant now) {
+        long version = cloud.version();
+        if (version == cloudVersionSeen) {
+            return;
+        }
+        cloudVersionSeen = version;
         for (Map.Entry<String, String> pool : queueByPool.entrySet()) {
             if (!cloud.hasScaleSet(pool.getKey())) {
                 continue;

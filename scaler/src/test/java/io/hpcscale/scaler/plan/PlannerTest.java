@@ -217,7 +217,7 @@ class PlannerTest {
         PlanResult result = pool.plan();
         assertTrue(result.plan().stops().isEmpty() && result.plan().drains().isEmpty());
         assertTrue(noted(result.plan(), Plan.Note.Kind.UNREPORTED_NODE));
-        pool.otherPoolsNodes.add(node(1));
+        pool.poolOfNode.put(node(1), "other");
         assertFalse(noted(pool.plan().plan(), Plan.Note.Kind.UNREPORTED_NODE), "reported by another pool");
     }
 

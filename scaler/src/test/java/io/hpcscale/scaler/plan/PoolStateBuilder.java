@@ -15,9 +15,9 @@ import io.hpcscale.scaler.pool.VmShape;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 
 /** Builds pool states for planner tests: a pool "p" of 16-CPU, 64 GiB instances named p-vm001, p-vm002, ... */
 final class PoolStateBuilder {
@@ -38,7 +38,7 @@ final class PoolStateBuilder {
     final List<io.hpcscale.common.model.PowerDocument> powerRequests = new ArrayList<>();
     boolean powerSaving = false;
     final List<Instance> instances = new ArrayList<>();
-    final Set<String> otherPoolsNodes = new HashSet<>();
+    final Map<String, String> poolOfNode = new HashMap<>();
 
     static String node(int i) {
         return String.format("p-vm%03d", i);
@@ -112,7 +112,7 @@ final class PoolStateBuilder {
 
     PoolState build() {
         return new PoolState(config(), jobs, vms, drains, powerRequests, unknown != null ? unknown : InstanceList.of(instances),
-                canCreate, otherPoolsNodes, agentReadAt, history, NOW);
+                canCreate, poolOfNode, agentReadAt, history, NOW);
     }
 
     PlanResult plan() {
