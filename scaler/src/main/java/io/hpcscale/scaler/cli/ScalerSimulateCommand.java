@@ -26,7 +26,7 @@ import picocli.CommandLine.Spec;
  * PintaScaler's, fixed clusters, and the oracle bound. Needs no configuration.
  */
 @Command(mixinStandardHelpOptions = true, versionProvider = io.hpcscale.common.cli.Version.class, name = "simulate",
-        sortOptions = false, description = {"Replay a workload trace (Standard Workload Format) through hpcscale and "
+        sortOptions = false, defaultValueProvider = PoolSettingDefaults.class, description = {"Replay a workload trace (Standard Workload Format) through hpcscale and "
                 + "the policies it is compared with, and report node-hours and job waits."})
 final class ScalerSimulateCommand implements Callable<Integer> {
     @Spec
@@ -65,7 +65,7 @@ final class ScalerSimulateCommand implements Callable<Integer> {
     @Option(names = "--quota", paramLabel = "N", description = "Most instances active at once (default: none).")
     private Integer quota;
 
-    @Option(names = "--seed", defaultValue = "1", description = "Seed of boot times and evictions (default: "
+    @Option(names = "--seed", paramLabel = "N", defaultValue = "1", description = "Seed of boot times and evictions (default: "
             + "${DEFAULT-VALUE}).")
     private long seed;
 
@@ -73,18 +73,18 @@ final class ScalerSimulateCommand implements Callable<Integer> {
             + "(default: the max nodes).")
     private List<Integer> staticSizes;
 
-    @Option(names = "--min", defaultValue = "0", description = "hpcscale's pool min (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--min", paramLabel = "N", description = "hpcscale's pool min (default: ${DEFAULT-VALUE}).")
     private int min;
 
-    @Option(names = "--idle-timeout", defaultValue = "5m", description = "hpcscale's pool idleTimeout (default: "
-            + "${DEFAULT-VALUE}).")
+    @Option(names = "--idle-timeout", paramLabel = "DURATION", description = "hpcscale's pool idleTimeout "
+            + "(default: ${DEFAULT-VALUE}).")
     private String idleTimeout;
 
-    @Option(names = "--max-start", defaultValue = "100", description = "hpcscale's pool maxStartPerCycle (default: "
+    @Option(names = "--max-start", paramLabel = "N", description = "hpcscale's pool maxStartPerCycle (default: "
             + "${DEFAULT-VALUE}).")
     private int maxStart;
 
-    @Option(names = "--max-stop", defaultValue = "10", description = "hpcscale's pool maxStopPerCycle (default: "
+    @Option(names = "--max-stop", paramLabel = "N", description = "hpcscale's pool maxStopPerCycle (default: "
             + "${DEFAULT-VALUE}).")
     private int maxStop;
 

@@ -1,5 +1,7 @@
 package io.hpcscale.scaler.simulate;
 
+import io.hpcscale.common.config.ConfigCatalog;
+import io.hpcscale.common.config.Durations;
 import java.time.Duration;
 import java.util.List;
 
@@ -38,9 +40,14 @@ public record SimulationSettings(
         }
     }
 
-    /** The defaults of the simulate command and of the pool settings. */
+    /** The simulate command's defaults, with hpcscale's pool at the pool settings' defaults. */
     public static SimulationSettings defaults(int maxNodes) {
-        return new SimulationSettings(1, maxNodes, BootTimes.parse("3m"), 0, null, 1, 0, Duration.ofMinutes(5), 100,
-                10, Duration.ofMinutes(2), Duration.ofMinutes(1), Duration.ofMinutes(10), List.of(maxNodes));
+        ConfigCatalog catalog = ConfigCatalog.standard();
+        return new SimulationSettings(1, maxNodes, BootTimes.parse("3m"), 0, null, 1,
+                Integer.parseInt(catalog.require("pool.<name>.min").defaultValue()),
+                Durations.parse(catalog.require("pool.<name>.idleTimeout").defaultValue()),
+                Integer.parseInt(catalog.require("pool.<name>.maxStartPerCycle").defaultValue()),
+                Integer.parseInt(catalog.require("pool.<name>.maxStopPerCycle").defaultValue()),
+                Duration.ofMinutes(2), Duration.ofMinutes(1), Duration.ofMinutes(10), List.of(maxNodes));
     }
 }
