@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.hpcscale.common.model.AgentDocument;
 import io.hpcscale.common.model.Chunk;
-import io.hpcscale.common.model.DocumentKey;
 import io.hpcscale.common.model.DocumentType;
 import io.hpcscale.common.model.DrainDocument;
 import io.hpcscale.common.model.EventDocument;
@@ -17,6 +16,7 @@ import io.hpcscale.common.model.Placement;
 import io.hpcscale.common.model.VmDocument;
 import io.hpcscale.common.store.ClusterLoadStore;
 import io.hpcscale.common.store.DocumentStore;
+import io.hpcscale.common.store.ForwardingClusterLoadStore;
 import io.hpcscale.common.store.InMemoryClusterLoadStore;
 import io.hpcscale.common.store.StoredDocument;
 import io.hpcscale.common.time.SettableClock;
@@ -32,9 +32,7 @@ import io.hpcscale.scaler.sim.SimulatedCluster;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** The scaler's cycle with fakes: documents written by hand, instances in a simulated cloud. */
@@ -221,12 +219,11 @@ class ScalerTest {
     }
 
     /** A store whose queries return an older vm document than its point reads: the world changed mid-cycle. */
-    private static final class StaleVmQueries implements ClusterLoadStore {
-        private final ClusterLoadStore delegate;
+    private static final class StaleVmQueries extends ForwardingClusterLoadStore {
         private final ObjectNode staleVm;
 
         StaleVmQueries(ClusterLoadStore delegate, ObjectNode staleVm) {
-            this.delegate = delegate;
+            super(delegate);
             this.staleVm = staleVm;
         }
 
@@ -235,52 +232,12 @@ class ScalerTest {
             if (type == DocumentType.VMS) {
                 return List.of(new StoredDocument(staleVm, "\"stale\""));
             }
-            return delegate.queryByType(type);
-        }
-
-        @Override
-        public void upsertAll(Collection<ObjectNode> documents) {
-            delegate.upsertAll(documents);
-        }
-
-        @Override
-        public void deleteAll(Collection<DocumentKey> keys) {
-            delegate.deleteAll(keys);
-        }
-
-        @Override
-        public Optional<StoredDocument> read(DocumentKey key) {
-            return delegate.read(key);
-        }
-
-        @Override
-        public List<StoredDocument> query(DocumentType type, String poolName) {
-            return delegate.query(type, poolName);
-        }
-
-        @Override
-        public String replaceIfMatch(ObjectNode document, String expectedEtag) {
-            return delegate.replaceIfMatch(document, expectedEtag);
-        }
-
-        @Override
-        public String create(ObjectNode document) {
-            return delegate.create(document);
-        }
-
-        @Override
-        public int purgeExpired() {
-            return delegate.purgeExpired();
+            return super.queryByType(type);
         }
 
         @Override
         public String describe() {
             return "stale-query store";
-        }
-
-        @Override
-        public void close() {
-            delegate.close();
         }
     }
 }

@@ -1,0 +1,80 @@
+package io.hpcscale.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import io.hpcscale.common.model.DocumentType;
+import io.hpcscale.common.model.JobDocument;
+import io.hpcscale.common.model.VmDocument;
+import io.hpcscale.common.store.InMemoryClusterLoadStore;
+import io.hpcscale.common.time.SettableClock;
+import io.hpcscale.scaler.pool.PoolConfig;
+import io.hpcscale.scaler.pool.StopAction;
+import io.hpcscale.scaler.pool.VmShape;
+import io.hpcscale.scaler.run.CycleOutcome;
+import io.hpcscale.scaler.sim.SimJob;
+import io.hpcscale.scaler.sim.SimulatedCluster;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * One scaler cycle over 1,000 pools, 100,000 jobs and 10,000 instances: the documents read from the store, each
+ * pool's instances listed and its plan made. The cluster gets there the way a real one does, through the real agent
+ * and scaler: jobs submitted, instances started and booted, jobs running on them and the rest queued.
+ */
+class PlannerBenchmark {
+    private static final int POOLS = 1_000;
+    private static final int JOBS_PER_POOL = 100;
+    private static final int INSTANCES_PER_POOL = 10;
+
+    @Test
+    void scalerCycleOverOneThousandPools() throws Exception {
+        SettableClock clock = new SettableClock(Instant.parse("2026-01-01T00:00:00Z"));
+        List<PoolConfig> pools = new ArrayList<>();
+        for (int p = 0; p < POOLS; p++) {
+            pools.add(new PoolConfig(String.format("pool%04d", p), new VmShape(16, 65536, 0), 0, INSTANCES_PER_POOL,
+                    Duration.ofMinutes(5), Duration.ofMinutes(20), false, StopAction.DEALLOCATE, 100, 10, 3,
+                    Duration.ofMinutes(10)));
+        }
+        SimulatedCluster cluster = new SimulatedCluster(clock, new InMemoryClusterLoadStore(clock),
+                new SimulatedCluster.Spec(pools, INSTANCES_PER_POOL, Duration.ofMinutes(3), Duration.ofMinutes(6),
+                        Duration.ofDays(1)));
+        for (PoolConfig pool : pools) {
+            for (int j = 0; j < JOBS_PER_POOL; j++) {
+                cluster.scheduler().submit(new SimJob(pool.name() + "-job" + j, pool.name(), clock.instant(),
+                        1 + j % 3, Duration.ofHours(2), Duration.ofHours(4), false));
+            }
+        }
+        cluster.agentCycle();
+        cluster.scalerCycle();
+        clock.advance(Duration.ofMinutes(4));
+        cluster.agentCycle();
+        clock.advance(Duration.ofMinutes(1));
+        // Steady state: the scaler has seen the nodes report in, so the measured cycles are not each its first.
+        cluster.scalerCycle();
+
+        int jobs = cluster.documents().store().queryByType(DocumentType.JOBS).size();
+        int vms = cluster.documents().store().queryByType(DocumentType.VMS).size();
+        int instances = cluster.cloud().activeInstances();
+        assertEquals(POOLS * JOBS_PER_POOL, jobs);
+        assertEquals(POOLS * INSTANCES_PER_POOL, instances);
+
+        Measure.Timing cycle = Measure.time(3, 9, () -> {
+            CycleOutcome outcome = cluster.scaler().planOnly(clock.instant());
+            assertNull(outcome.error());
+            assertEquals(POOLS, outcome.pools().size());
+        });
+        Measure.Timing read = Measure.time(3, 9, () -> {
+            cluster.documents().all(DocumentType.JOBS, JobDocument.class);
+            cluster.documents().all(DocumentType.VMS, VmDocument.class);
+        });
+        Measure.report("machine: " + Measure.machine());
+        Measure.report(String.format("planner: one scaler cycle (read documents, list instances, plan) over %d pools, "
+                + "%d jobs (%d running), %d vms, %d instances: %s (goal: <= 200 ms)", POOLS, jobs,
+                cluster.scheduler().runningJobs(), vms, instances, cycle));
+        Measure.report("planner: of which reading the jobs and vms from the in-memory store: " + read);
+    }
+}

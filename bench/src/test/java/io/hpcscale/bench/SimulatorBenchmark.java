@@ -1,0 +1,39 @@
+package io.hpcscale.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.hpcscale.scaler.simulate.PolicyResult;
+import io.hpcscale.scaler.simulate.Simulation;
+import io.hpcscale.scaler.simulate.SimulationSettings;
+import io.hpcscale.scaler.simulate.SwfTrace;
+import java.nio.file.Path;
+import java.util.Locale;
+import org.junit.jupiter.api.Test;
+
+/** The simulator over the whole Lublin trace with the simulate command's defaults: jobs simulated per second. */
+class SimulatorBenchmark {
+    private static final Path LUBLIN = Path.of("..", "traces", "lublin_256.swf");
+
+    @Test
+    void jobsSimulatedPerSecondOnTheLublinTrace() throws Exception {
+        SwfTrace trace = SwfTrace.read(LUBLIN);
+        SimulationSettings settings = SimulationSettings.defaults(trace.maxNodes());
+        long begin = System.nanoTime();
+        Simulation.Outcome outcome = Simulation.run(trace, settings, Simulation.Selection.all());
+        double seconds = (System.nanoTime() - begin) / 1e9;
+        int policies = 0;
+        for (PolicyResult result : outcome.results()) {
+            assertEquals(outcome.jobs(), result.jobsCompleted(), result.name());
+            policies += result.name().equals("oracle") ? 0 : 1;
+        }
+        long simulated = (long) policies * outcome.jobs();
+        Measure.report("machine: " + Measure.machine());
+        Measure.report(String.format(Locale.ROOT, "simulator: %d jobs x %d policies in %.1f s: %.0f jobs simulated "
+                + "per second (goal: the whole trace in under 60 s)", outcome.jobs(), policies,
+                seconds, simulated / seconds));
+        for (PolicyResult result : outcome.results()) {
+            Measure.report(String.format(Locale.ROOT, "simulator: %-12s %.1f node-hours, %.1f idle", result.name(),
+                    result.nodeHours(), result.idleNodeHours()));
+        }
+    }
+}

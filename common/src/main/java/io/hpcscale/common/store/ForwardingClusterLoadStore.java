@@ -1,0 +1,70 @@
+package io.hpcscale.common.store;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.hpcscale.common.model.DocumentKey;
+import io.hpcscale.common.model.DocumentType;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A store that passes every call to another: extend it to change or watch one call (a store that fails on the
+ * tenth write, one that counts writes) without repeating the other nine.
+ */
+public abstract class ForwardingClusterLoadStore implements ClusterLoadStore {
+    protected final ClusterLoadStore delegate;
+
+    protected ForwardingClusterLoadStore(ClusterLoadStore delegate) {
+        this.delegate = delegate;
+    }
+
+    @Override
+    public void upsertAll(Collection<ObjectNode> documents) {
+        delegate.upsertAll(documents);
+    }
+
+    @Override
+    public void deleteAll(Collection<DocumentKey> keys) {
+        delegate.deleteAll(keys);
+    }
+
+    @Override
+    public Optional<StoredDocument> read(DocumentKey key) {
+        return delegate.read(key);
+    }
+
+    @Override
+    public List<StoredDocument> query(DocumentType type, String poolName) {
+        return delegate.query(type, poolName);
+    }
+
+    @Override
+    public List<StoredDocument> queryByType(DocumentType type) {
+        return delegate.queryByType(type);
+    }
+
+    @Override
+    public String replaceIfMatch(ObjectNode document, String expectedEtag) {
+        return delegate.replaceIfMatch(document, expectedEtag);
+    }
+
+    @Override
+    public String create(ObjectNode document) {
+        return delegate.create(document);
+    }
+
+    @Override
+    public int purgeExpired() {
+        return delegate.purgeExpired();
+    }
+
+    @Override
+    public String describe() {
+        return delegate.describe();
+    }
+
+    @Override
+    public void close() {
+        delegate.close();
+    }
+}
