@@ -36,7 +36,7 @@ class PlannerBenchmark {
         List<PoolConfig> pools = new ArrayList<>();
         for (int p = 0; p < POOLS; p++) {
             pools.add(new PoolConfig(String.format("pool%04d", p), new VmShape(16, 65536, 0), 0, INSTANCES_PER_POOL,
-                    Duration.ofMinutes(5), Duration.ofMinutes(20), false, StopAction.DEALLOCATE, 100, 10, 3,
+                    Duration.ofMinutes(5), Duration.ofMinutes(20), false, StopAction.DEALLOCATE, 100, 100, 3,
                     Duration.ofMinutes(10)));
         }
         SimulatedCluster cluster = new SimulatedCluster(clock, new InMemoryClusterLoadStore(clock),

@@ -123,7 +123,7 @@ public final class ConfigCatalog {
         keys.add(key("pool.<name>.maxStartPerCycle", ValueKind.INTEGER, "100", Set.of(SCALER)).minimum(1)
                 .describe("Most instances started (or created) in one scaler cycle.")
                 .build());
-        keys.add(key("pool.<name>.maxStopPerCycle", ValueKind.INTEGER, "10", Set.of(SCALER)).minimum(1)
+        keys.add(key("pool.<name>.maxStopPerCycle", ValueKind.INTEGER, "100", Set.of(SCALER)).minimum(1)
                 .describe("Most nodes asked to drain in one scaler cycle; drained nodes are then stopped as soon "
                         + "as the agent confirms them empty.")
                 .build());
