@@ -3,10 +3,9 @@ package io.hpcscale.agent.pbs;
 import io.hpcscale.common.agent.OfflineMarker;
 import io.hpcscale.common.agent.SchedulerAdapter;
 import io.hpcscale.common.agent.SchedulerCommandException;
+import io.hpcscale.common.agent.SchedulerCommandRunner;
 import io.hpcscale.common.agent.SchedulerReadException;
 import io.hpcscale.common.agent.SchedulerSnapshot;
-import io.hpcscale.common.exec.CommandException;
-import io.hpcscale.common.exec.CommandLine;
 import io.hpcscale.common.exec.CommandResult;
 import io.hpcscale.common.exec.CommandRunner;
 import java.time.ZoneId;
@@ -17,12 +16,12 @@ import java.time.ZoneId;
  * return a node.
  */
 public final class PbsAdapter implements SchedulerAdapter {
-    private final CommandRunner runner;
+    private final SchedulerCommandRunner runner;
     private final PbsCommands commands;
     private final PbsOutputParser parser;
 
     PbsAdapter(CommandRunner runner, PbsCommands commands, ZoneId serverZone) {
-        this.runner = runner;
+        this.runner = new SchedulerCommandRunner(runner);
         this.commands = commands;
         this.parser = new PbsOutputParser(serverZone);
     }
@@ -34,40 +33,24 @@ public final class PbsAdapter implements SchedulerAdapter {
 
     @Override
     public SchedulerSnapshot read() throws SchedulerReadException, InterruptedException {
-        CommandResult nodesOutput = run(commands.listNodes());
+        CommandResult nodesOutput = runner.read(commands.listNodes());
         PbsOutputParser.Nodes nodes = parser.nodes(nodesOutput.stdout(), nodesOutput.stderr(),
                 commands.listNodes().display());
-        CommandResult queuesOutput = run(commands.listQueues());
+        CommandResult queuesOutput = runner.read(commands.listQueues());
         PbsQueues queues = new PbsQueues(parser.stoppedQueues(queuesOutput.stdout(), commands.listQueues().display()),
                 nodes.sharing());
-        CommandResult jobsOutput = run(commands.listJobs());
+        CommandResult jobsOutput = runner.read(commands.listJobs());
         PbsOutputParser.Jobs jobs = parser.jobs(jobsOutput.stdout(), commands.listJobs().display(), queues);
         return new SchedulerSnapshot(jobs.jobs(), nodes.nodes(), jobs.unreadable(), nodes.unreadable());
     }
 
     @Override
     public void offline(String node, String reason) throws SchedulerCommandException, InterruptedException {
-        change(commands.offline(node, OfflineMarker.comment(reason, PbsCommands.MAX_COMMENT)));
+        runner.change(commands.offline(node, OfflineMarker.comment(reason, PbsCommands.MAX_COMMENT)));
     }
 
     @Override
     public void bringBack(String node) throws SchedulerCommandException, InterruptedException {
-        change(commands.returnToService(node));
-    }
-
-    private CommandResult run(CommandLine command) throws SchedulerReadException, InterruptedException {
-        try {
-            return runner.run(command);
-        } catch (CommandException e) {
-            throw new SchedulerReadException(e.getMessage() + "; nothing was changed", e);
-        }
-    }
-
-    private void change(CommandLine command) throws SchedulerCommandException, InterruptedException {
-        try {
-            runner.run(command);
-        } catch (CommandException e) {
-            throw new SchedulerCommandException(e.getMessage(), e);
-        }
+        runner.change(commands.returnToService(node));
     }
 }

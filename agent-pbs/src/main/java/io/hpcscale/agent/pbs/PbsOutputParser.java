@@ -1,14 +1,13 @@
 package io.hpcscale.agent.pbs;
 
-import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.hpcscale.common.agent.SchedulerJob;
 import io.hpcscale.common.agent.SchedulerNode;
 import io.hpcscale.common.agent.SchedulerReadException;
+import io.hpcscale.common.agent.UnreadableEntryLog;
 import io.hpcscale.common.json.JsonMembers;
 import io.hpcscale.common.json.LenientJson;
 import io.hpcscale.common.json.MalformedJsonException;
-import io.hpcscale.common.logging.OncePerKey;
 import java.io.IOException;
 import java.time.ZoneId;
 import java.util.ArrayList;
@@ -16,8 +15,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Reads whole outputs of {@code qstat -f -t -F json} and {@code pbsnodes -a -F json}. Each job and node is parsed on
@@ -25,12 +22,11 @@ import org.slf4j.LoggerFactory;
  * back), and every other one is kept. Only output that is not a PBS JSON document at all fails the read.
  */
 final class PbsOutputParser {
-    private static final Logger log = LoggerFactory.getLogger(PbsOutputParser.class);
     private static final Set<String> HEADER_KEYS = Set.of("pbs_version", "pbs_server", "timestamp");
 
     private final PbsJobParser jobParser;
     private final PbsNodeParser nodeParser = new PbsNodeParser();
-    private final OncePerKey reported = new OncePerKey();
+    private final UnreadableEntryLog skipped = new UnreadableEntryLog();
 
     PbsOutputParser(ZoneId serverZone) {
         this.jobParser = new PbsJobParser(serverZone);
@@ -53,10 +49,10 @@ final class PbsOutputParser {
                 job.ifPresent(jobs::add);
             } catch (IOException | IllegalArgumentException | ArithmeticException e) {
                 unreadable.add(entry.name());
-                skip("job", entry.name(), e);
+                skipped.skipped("job", entry.name(), e);
             }
         }
-        reported.endRound();
+        skipped.endRead();
         return new Jobs(jobs, unreadable);
     }
 
@@ -75,7 +71,7 @@ final class PbsOutputParser {
                 sharing.add(new QueueSharing.NodeSharing(node.node().queues(), node.sharing()));
             } catch (IOException | IllegalArgumentException | ArithmeticException e) {
                 unreadable.add(entry.name());
-                skip("node", entry.name(), e);
+                skipped.skipped("node", entry.name(), e);
             }
         }
         return new Nodes(nodes, unreadable, QueueSharing.of(sharing));
@@ -93,7 +89,7 @@ final class PbsOutputParser {
                     stopped.add(entry.name());
                 }
             } catch (IOException e) {
-                skip("queue", entry.name(), e);
+                skipped.skipped("queue", entry.name(), e);
             }
         }
         return stopped;
@@ -114,15 +110,5 @@ final class PbsOutputParser {
                     + "command? Nothing was changed.");
         }
         return section;
-    }
-
-    private void skip(String what, String name, Exception e) {
-        String reason = e instanceof JacksonException json ? json.getOriginalMessage() : e.getMessage();
-        if (reported.first(what + ":" + name)) {
-            log.warn("skipping {} {}: it cannot be read ({}); every other {} is kept, and its document stays as it "
-                    + "was", what, name, reason, what);
-        } else {
-            log.debug("still skipping {} {}: {}", what, name, reason);
-        }
     }
 }

@@ -3,11 +3,12 @@ package io.hpcscale.agent.slurm;
 import io.hpcscale.common.agent.OfflineMarker;
 import io.hpcscale.common.agent.SchedulerAdapter;
 import io.hpcscale.common.agent.SchedulerCommandException;
+import io.hpcscale.common.agent.SchedulerCommandRunner;
 import io.hpcscale.common.agent.SchedulerJob;
 import io.hpcscale.common.agent.SchedulerNode;
 import io.hpcscale.common.agent.SchedulerReadException;
 import io.hpcscale.common.agent.SchedulerSnapshot;
-import io.hpcscale.common.exec.CommandException;
+import io.hpcscale.common.agent.UnreadableEntryLog;
 import io.hpcscale.common.exec.CommandFailedException;
 import io.hpcscale.common.exec.CommandLine;
 import io.hpcscale.common.exec.CommandResult;
@@ -39,15 +40,15 @@ public final class SlurmAdapter implements SchedulerAdapter {
         PIPE
     }
 
-    private final CommandRunner runner;
+    private final SchedulerCommandRunner runner;
     private final SlurmCommands commands;
-    private final SlurmLog skipped = new SlurmLog();
+    private final UnreadableEntryLog skipped = new UnreadableEntryLog();
     private final SlurmJsonReader json = new SlurmJsonReader(skipped);
     private final SlurmPipeReader pipes;
     private Format format;
 
     SlurmAdapter(CommandRunner runner, SlurmCommands commands, Format format, ZoneId zone) {
-        this.runner = runner;
+        this.runner = new SchedulerCommandRunner(runner);
         this.commands = commands;
         this.format = format;
         this.pipes = new SlurmPipeReader(skipped, zone);
@@ -67,8 +68,10 @@ public final class SlurmAdapter implements SchedulerAdapter {
         } else {
             nodes = format == Format.JSON ? nodesFromJson() : nodesFromPipes();
         }
-        jobs = format == Format.JSON ? json.jobs(run(commands.jobsAsJson()).stdout(), commands.jobsAsJson().display())
-                : pipes.jobs(run(commands.jobsAsPipes()).stdoutText(), new PipeFormat(SlurmPipeReader.SQUEUE_FORMAT));
+        jobs = format == Format.JSON
+                ? json.jobs(runner.read(commands.jobsAsJson()).stdout(), commands.jobsAsJson().display())
+                : pipes.jobs(runner.read(commands.jobsAsPipes()).stdoutText(),
+                        new PipeFormat(SlurmPipeReader.SQUEUE_FORMAT));
         skipped.endRead();
         return snapshot(jobs, nodes);
     }
@@ -84,12 +87,12 @@ public final class SlurmAdapter implements SchedulerAdapter {
 
     @Override
     public void offline(String node, String reason) throws SchedulerCommandException, InterruptedException {
-        change(commands.drain(node, OfflineMarker.comment(reason, SlurmCommands.MAX_REASON)));
+        runner.change(commands.drain(node, OfflineMarker.comment(reason, SlurmCommands.MAX_REASON)));
     }
 
     @Override
     public void bringBack(String node) throws SchedulerCommandException, InterruptedException {
-        change(commands.resume(node));
+        runner.change(commands.resume(node));
     }
 
     /** Builds the snapshot: job states interpreted, and each node given the jobs running on it. */
@@ -132,22 +135,20 @@ public final class SlurmAdapter implements SchedulerAdapter {
     private SlurmReadResult<SlurmNode> probe() throws SchedulerReadException, InterruptedException {
         CommandLine probe = commands.nodesAsJson();
         try {
-            CommandResult result = runner.run(probe);
+            CommandResult result = runner.read(probe);
             String described = SlurmJsonReader.describeFormat(result.stdout(), probe.display());
             SlurmReadResult<SlurmNode> nodes = json.nodes(result.stdout(), probe.display());
             format = Format.JSON;
             log.info("reading Slurm as JSON: squeue --json and sinfo --json, format {}", described);
             return nodes;
-        } catch (CommandFailedException e) {
-            if (!jsonUnsupported(e.stderr())) {
-                throw new SchedulerReadException(e.getMessage() + "; nothing was changed", e);
+        } catch (SchedulerReadException e) {
+            if (!(e.getCause() instanceof CommandFailedException failed) || !jsonUnsupported(failed.stderr())) {
+                throw e;
             }
             format = Format.PIPE;
             log.info("reading Slurm with pipe-separated squeue -o and sinfo -o formats: sinfo --json is not "
-                    + "available here ({})", e.stderr().strip());
+                    + "available here ({})", failed.stderr().strip());
             return nodesFromPipes();
-        } catch (CommandException e) {
-            throw new SchedulerReadException(e.getMessage() + "; nothing was changed", e);
         }
     }
 
@@ -158,26 +159,11 @@ public final class SlurmAdapter implements SchedulerAdapter {
     }
 
     private SlurmReadResult<SlurmNode> nodesFromJson() throws SchedulerReadException, InterruptedException {
-        return json.nodes(run(commands.nodesAsJson()).stdout(), commands.nodesAsJson().display());
+        return json.nodes(runner.read(commands.nodesAsJson()).stdout(), commands.nodesAsJson().display());
     }
 
     private SlurmReadResult<SlurmNode> nodesFromPipes() throws SchedulerReadException, InterruptedException {
-        return pipes.nodes(run(commands.nodesAsPipes()).stdoutText(), new PipeFormat(SlurmPipeReader.SINFO_FORMAT));
-    }
-
-    private CommandResult run(CommandLine command) throws SchedulerReadException, InterruptedException {
-        try {
-            return runner.run(command);
-        } catch (CommandException e) {
-            throw new SchedulerReadException(e.getMessage() + "; nothing was changed", e);
-        }
-    }
-
-    private void change(CommandLine command) throws SchedulerCommandException, InterruptedException {
-        try {
-            runner.run(command);
-        } catch (CommandException e) {
-            throw new SchedulerCommandException(e.getMessage(), e);
-        }
+        return pipes.nodes(runner.read(commands.nodesAsPipes()).stdoutText(),
+                new PipeFormat(SlurmPipeReader.SINFO_FORMAT));
     }
 }

@@ -3,6 +3,7 @@ package io.hpcscale.agent.slurm;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.hpcscale.common.agent.SchedulerReadException;
+import io.hpcscale.common.agent.UnreadableEntryLog;
 import io.hpcscale.common.json.JsonMembers;
 import io.hpcscale.common.json.LenientJson;
 import io.hpcscale.common.json.MalformedJsonException;
@@ -28,9 +29,9 @@ final class SlurmJsonReader {
     static final int MAX_ARRAY_TASKS = 10_000;
     private static final JsonMapper JSON = LenientJson.mapper();
 
-    private final SlurmLog log;
+    private final UnreadableEntryLog log;
 
-    SlurmJsonReader(SlurmLog log) {
+    SlurmJsonReader(UnreadableEntryLog log) {
         this.log = log;
     }
 

@@ -1,5 +1,6 @@
 package io.hpcscale.agent.slurm;
 
+import io.hpcscale.common.agent.UnreadableEntryLog;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
@@ -29,10 +30,10 @@ final class SlurmPipeReader {
     private static final java.util.regex.Pattern UNEXPANDED_ARRAY =
             java.util.regex.Pattern.compile("(\\d+)_\\[(.+)]");
 
-    private final SlurmLog log;
+    private final UnreadableEntryLog log;
     private final ZoneId zone;
 
-    SlurmPipeReader(SlurmLog log, ZoneId zone) {
+    SlurmPipeReader(UnreadableEntryLog log, ZoneId zone) {
         this.log = log;
         this.zone = zone;
     }

@@ -12,6 +12,7 @@ import io.hpcscale.common.agent.SchedulerJob;
 import io.hpcscale.common.agent.SchedulerNode;
 import io.hpcscale.common.agent.SchedulerReadException;
 import io.hpcscale.common.agent.SchedulerSnapshot;
+import io.hpcscale.common.agent.UnreadableEntryLog;
 import io.hpcscale.common.exec.CommandLimits;
 import io.hpcscale.common.exec.FakeCommandRunner;
 import io.hpcscale.common.model.Chunk;
@@ -151,7 +152,7 @@ class SlurmReadingTest {
 
     @Test
     void readsThePipeFormatsOfOlderSlurm() {
-        SlurmLog log = new SlurmLog();
+        UnreadableEntryLog log = new UnreadableEntryLog();
         SlurmPipeReader reader = new SlurmPipeReader(log, ZoneOffset.UTC);
         SlurmReadResult<SlurmJob> jobs = reader.jobs(moment(STEADY, "squeue-o-extended-r", ".txt"),
                 new PipeFormat(SlurmFixtures.SQUEUE_EXTENDED));

@@ -1,16 +1,19 @@
-package io.hpcscale.agent.slurm;
+package io.hpcscale.common.agent;
 
 import com.fasterxml.jackson.core.JacksonException;
 import io.hpcscale.common.logging.OncePerKey;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** One warning per job or node that cannot be read, repeated only if it goes away and comes back. */
-final class SlurmLog {
-    private static final Logger log = LoggerFactory.getLogger(SlurmLog.class);
+/**
+ * Logs the jobs and nodes of a scheduler's output that an adapter skips because they cannot be read: one warning
+ * each, repeated only if the entry goes away and comes back, so a malformed job does not fill the log every cycle.
+ */
+public final class UnreadableEntryLog {
+    private static final Logger log = LoggerFactory.getLogger(UnreadableEntryLog.class);
     private final OncePerKey reported = new OncePerKey();
 
-    void skipped(String what, String name, Exception e) {
+    public void skipped(String what, String name, Exception e) {
         String reason = e instanceof JacksonException json ? json.getOriginalMessage() : e.getMessage();
         if (reported.first(what + ":" + name)) {
             log.warn("skipping {} {}: it cannot be read ({}); every other {} is kept, and its document stays as it "
@@ -20,8 +23,8 @@ final class SlurmLog {
         }
     }
 
-    /** Called after each read, so a skipped entry that comes back after going away is reported again. */
-    void endRead() {
+    /** Called after each whole read, so that an entry skipped again after going away is reported again. */
+    public void endRead() {
         reported.endRound();
     }
 }
