@@ -1,5 +1,6 @@
 package io.hpcscale.scaler.cli;
 
+import io.hpcscale.common.cli.Cli;
 import io.hpcscale.common.config.Durations;
 import io.hpcscale.common.logging.LogLevels;
 import io.hpcscale.scaler.simulate.BootTimes;
@@ -95,13 +96,17 @@ final class ScalerSimulateCommand implements Callable<Integer> {
     private Path report;
 
     @Override
-    public Integer call() throws IOException, InterruptedException {
+    public Integer call() throws InterruptedException {
         LogLevels.apply("warn");
+        requireWritable(json, "--json");
+        requireWritable(report, "--report");
         SwfTrace workload;
         try {
             workload = SwfTrace.read(trace);
         } catch (NoSuchFileException e) {
             throw new ParameterException(spec.commandLine(), "--trace " + trace + " does not exist");
+        } catch (IOException e) {
+            return fail("the trace cannot be read: " + e.getMessage());
         }
         int nodes = maxNodes != null ? maxNodes : workload.maxNodes() != null ? workload.maxNodes() : 0;
         if (nodes <= 0) {
@@ -119,7 +124,12 @@ final class ScalerSimulateCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
         long begin = System.nanoTime();
-        Simulation.Outcome outcome = Simulation.run(workload, settings, selection);
+        Simulation.Outcome outcome;
+        try {
+            outcome = Simulation.run(workload, settings, selection);
+        } catch (IllegalArgumentException e) {
+            return fail(e.getMessage());
+        }
         double seconds = (System.nanoTime() - begin) / 1e9;
         String described = describe(settings);
         PrintWriter out = spec.commandLine().getOut();
@@ -134,18 +144,39 @@ final class ScalerSimulateCommand implements Callable<Integer> {
         int replays = outcome.results().size() - 1;
         out.printf("%nsimulated %d policies in %.1f s: %.0f jobs simulated per second%n", replays, seconds,
                 outcome.jobs() * replays / seconds);
-        if (json != null) {
-            Files.writeString(json, SimulationReport.json(outcome));
-            out.println("wrote " + json);
-        }
-        if (report != null) {
-            Files.writeString(report, SimulationReport.html(outcome, "hpcscale simulation of " + trace.getFileName(),
-                    described));
-            out.println("wrote " + report);
+        try {
+            if (json != null) {
+                Files.writeString(json, SimulationReport.json(outcome));
+                out.println("wrote " + json);
+            }
+            if (report != null) {
+                Files.writeString(report, SimulationReport.html(outcome,
+                        "hpcscale simulation of " + trace.getFileName(), described));
+                out.println("wrote " + report);
+            }
+        } catch (IOException e) {
+            out.flush();
+            return fail("the figures above could not be written: " + e);
         }
         out.flush();
         return outcome.results().stream().anyMatch(r -> !r.violations().isEmpty() && r.name().equals("hpcscale"))
                 ? 1 : 0;
+    }
+
+    /** Checked before the replay, which can take minutes, rather than after it. */
+    private void requireWritable(Path file, String option) {
+        Path parent = file == null ? null : file.toAbsolutePath().getParent();
+        if (parent != null && !Files.isDirectory(parent)) {
+            throw new ParameterException(spec.commandLine(), option + " " + file + ": the directory " + parent
+                    + " does not exist");
+        }
+    }
+
+    private int fail(String message) {
+        PrintWriter err = spec.commandLine().getErr();
+        err.println(spec.commandLine().getCommandSpec().root().name() + " simulate: " + message);
+        err.flush();
+        return Cli.CONFIG_ERROR;
     }
 
     private static String describe(SimulationSettings s) {

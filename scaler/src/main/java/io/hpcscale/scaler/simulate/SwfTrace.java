@@ -45,7 +45,7 @@ public record SwfTrace(List<TraceJob> jobs, Integer maxNodes, int skippedUnknown
                 String[] fields = text.split("\\s+");
                 if (fields.length < 9) {
                     throw new IOException(file + " line " + number + ": expected at least 9 fields (SWF), found "
-                            + fields.length);
+                            + fields.length + "; correct the line, or start it with ';' to leave it out");
                 }
                 try {
                     long runtime = Long.parseLong(fields[3]);
@@ -60,7 +60,8 @@ public record SwfTrace(List<TraceJob> jobs, Integer maxNodes, int skippedUnknown
                     jobs.add(new TraceJob(Long.parseLong(fields[0]), Long.parseLong(fields[1]), runtime, processors,
                             requestedTime > 0 ? requestedTime : runtime));
                 } catch (NumberFormatException e) {
-                    throw new IOException(file + " line " + number + ": " + e.getMessage());
+                    throw new IOException(file + " line " + number + ": a field is not a whole number ("
+                            + e.getMessage() + "); correct the line, or start it with ';' to leave it out");
                 }
             }
         }
