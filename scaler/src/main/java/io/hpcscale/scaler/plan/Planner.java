@@ -161,14 +161,26 @@ public final class Planner {
             }
         }
 
-        /** A node that never reported cannot run a job, so its instance may be stopped whatever jobs wait for it. */
+        /**
+         * Stops instances whose node has not reported within the boot timeout. One the scheduler lists a job on is
+         * left alone, even if the node looks down: only the scheduler can say the job is not running there, and it
+         * takes the job off (requeues it) when it gives up on the node; the boot timeout applies from then on.
+         */
         private void stopFailedBoots() {
             List<Instance> failed = new ArrayList<>();
             for (Instance instance : booting) {
                 Instant since = history.bootStarts().get(instance.id());
-                if (since != null && !since.plus(pool.bootTimeout()).isAfter(now)) {
-                    failed.add(instance);
+                if (since == null || since.plus(pool.bootTimeout()).isAfter(now)) {
+                    continue;
                 }
+                VmDocument vm = vmsByNode.get(instance.nodeName());
+                if (vm != null && !vm.idle()) {
+                    notes.add(new Note(Note.Kind.WAITING_FOR_JOBS, "instance " + instance.id() + " is past its boot "
+                            + "timeout, but the scheduler lists " + String.join(", ", vm.jobIds()) + " on its node "
+                            + vm.name() + "; it is stopped only once no job is listed there"));
+                    continue;
+                }
+                failed.add(instance);
             }
             for (Instance instance : failed) {
                 booting.remove(instance);

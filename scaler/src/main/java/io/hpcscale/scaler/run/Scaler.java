@@ -230,6 +230,9 @@ public final class Scaler {
                 Optional<VmDocument> vm = store.read(new DocumentKey(pool.name(), vmId(node)), VmDocument.class)
                         .map(DocumentStore.Versioned::document);
                 if (stop.kind() == Plan.Stop.Kind.BOOT_FAILURE) {
+                    if (vm.isPresent() && !vm.get().idle()) {
+                        return "the scheduler now lists a job on its node";
+                    }
                     return vm.isPresent() && !vm.get().down() ? "its node reported in after all" : null;
                 }
                 if (stop.kind() == Plan.Stop.Kind.POWER_SAVING) {

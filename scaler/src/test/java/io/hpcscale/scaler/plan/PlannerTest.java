@@ -169,12 +169,28 @@ class PlannerTest {
         PoolStateBuilder pool = new PoolStateBuilder().instance(1, PowerState.RUNNING).instance(2, PowerState.RUNNING);
         pool.history = PoolHistory.empty().booting(id(1), NOW.minus(Duration.ofMinutes(21)))
                 .booting(id(2), NOW.minus(Duration.ofMinutes(19)));
-        pool.vms.add(vm(1, NodeJobStatus.Busy, 0, List.of("assigned-but-never-ran"), false, true, null, null));
+        pool.vms.add(vm(1, NodeJobStatus.Free, 0, List.of(), false, true, null, null));
         PlanResult result = pool.plan();
-        assertEquals(List.of(id(1)), stopped(result.plan()), "job 'assigned' to a node that never booted");
+        assertEquals(List.of(id(1)), stopped(result.plan()));
         assertTrue(result.plan().stops().get(0).bootFailure());
         assertEquals(1, result.history().consecutiveBootFailures());
         assertEquals(Map.of(id(2), NOW.minus(Duration.ofMinutes(19))), result.history().bootStarts());
+    }
+
+    @Test
+    void anInstancePastItsBootTimeoutIsNotStoppedWhileTheSchedulerListsAJobOnItsNode() {
+        PoolStateBuilder pool = new PoolStateBuilder().instance(1, PowerState.RUNNING);
+        pool.history = PoolHistory.empty().booting(id(1), NOW.minus(Duration.ofMinutes(21)));
+        pool.vms.add(vm(1, NodeJobStatus.Busy, 0, List.of("17"), false, true, null, null));
+        PlanResult withJob = pool.plan();
+        assertTrue(withJob.plan().stops().isEmpty(), "a down node the scheduler still lists job 17 on");
+        assertTrue(noted(withJob.plan(), Plan.Note.Kind.WAITING_FOR_JOBS));
+        assertEquals(0, withJob.history().consecutiveBootFailures());
+
+        pool.vms.clear();
+        pool.vms.add(vm(1, NodeJobStatus.Free, 0, List.of(), false, true, null, null));
+        pool.history = withJob.history();
+        assertEquals(List.of(id(1)), stopped(pool.plan().plan()), "the scheduler requeued the job");
     }
 
     @Test

@@ -186,6 +186,26 @@ class ScalerTest {
     }
 
     @Test
+    void aBootTimeoutStopIsRefusedWhenAFreshReadListsAJobOnTheNode() throws Exception {
+        cloud.addScaleSet("a", 1, "a-vm", Duration.ofMinutes(2));
+        DocumentStore documents = new DocumentStore(memory);
+        VmDocument downAndEmpty = downVm(List.of());
+        ClusterLoadStore staleQueries = new StaleVmQueries(memory, documents.codec().encode(downAndEmpty));
+        Scaler scaler = scaler(staleQueries, false, pool("a", 4));
+        agentReported("a");
+        queued("a", "1", 16);
+        scaler.runOnce(clock.instant());
+        assertEquals(1, eventsOf("start").size());
+
+        documents.upsert(List.of(downVm(List.of("1"))));
+        clock.advance(Duration.ofMinutes(21));
+        agentReported("a");
+        scaler.runOnce(clock.instant());
+        assertTrue(cloud.instances("a").get(0).state().active(), "the instance the job is listed on still runs");
+        assertEquals("refused: the scheduler now lists a job on its node", eventsOf("boot-timeout").get(0).outcome());
+    }
+
+    @Test
     void anEvictedSpotInstanceIsStartedAgainWhileDemandRemains() throws Exception {
         SimulatedCluster cluster = Clusters.cluster(Clusters.pool(0, 2, Duration.ofMinutes(5)), 2,
                 Duration.ofMinutes(1));
@@ -216,6 +236,12 @@ class ScalerTest {
         return new VmDocument(name, "a", name, status, "offline", true, true, false, 16, jobs.isEmpty() ? 0 : 16,
                 65536, 0, 0, 0, jobs, clock.instant().minus(Duration.ofHours(1)), clock.instant(), drainRequestedAt,
                 "agent-h-pbs");
+    }
+
+    private VmDocument downVm(List<String> jobs) {
+        return new VmDocument("a-vm001", "a", "a-vm001", jobs.isEmpty() ? NodeJobStatus.Free : NodeJobStatus.Busy,
+                "down", false, false, true, 16, jobs.isEmpty() ? 0 : 16, 65536, 0, 0, 0, jobs, null, clock.instant(),
+                null, "agent-h-pbs");
     }
 
     /** A store whose queries return an older vm document than its point reads: the world changed mid-cycle. */
