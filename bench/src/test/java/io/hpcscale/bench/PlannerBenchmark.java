@@ -9,11 +9,11 @@ import io.hpcscale.common.model.VmDocument;
 import io.hpcscale.common.store.InMemoryClusterLoadStore;
 import io.hpcscale.common.time.SettableClock;
 import io.hpcscale.scaler.pool.PoolConfig;
-import io.hpcscale.scaler.pool.StopAction;
+import io.hpcscale.scaler.pool.PoolConfigs;
 import io.hpcscale.scaler.pool.VmShape;
 import io.hpcscale.scaler.run.CycleOutcome;
-import io.hpcscale.scaler.sim.SimJob;
-import io.hpcscale.scaler.sim.SimulatedCluster;
+import io.hpcscale.simulator.SimJob;
+import io.hpcscale.simulator.SimulatedCluster;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -35,9 +35,8 @@ class PlannerBenchmark {
         SettableClock clock = new SettableClock(Instant.parse("2026-01-01T00:00:00Z"));
         List<PoolConfig> pools = new ArrayList<>();
         for (int p = 0; p < POOLS; p++) {
-            pools.add(new PoolConfig(String.format("pool%04d", p), new VmShape(16, 65536, 0), 0, INSTANCES_PER_POOL,
-                    Duration.ofMinutes(5), Duration.ofMinutes(20), false, StopAction.DEALLOCATE, 100, 100, 3,
-                    Duration.ofMinutes(10)));
+            pools.add(PoolConfigs.withDefaults(String.format("pool%04d", p), new VmShape(16, 65536, 0),
+                    INSTANCES_PER_POOL));
         }
         SimulatedCluster cluster = new SimulatedCluster(clock, new InMemoryClusterLoadStore(clock),
                 new SimulatedCluster.Spec(pools, INSTANCES_PER_POOL, Duration.ofMinutes(3), Duration.ofMinutes(6),

@@ -2,10 +2,10 @@ package io.hpcscale.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.hpcscale.scaler.simulate.PolicyResult;
-import io.hpcscale.scaler.simulate.Simulation;
-import io.hpcscale.scaler.simulate.SimulationSettings;
-import io.hpcscale.scaler.simulate.SwfTrace;
+import io.hpcscale.simulator.replay.PolicyResult;
+import io.hpcscale.simulator.replay.Simulation;
+import io.hpcscale.simulator.replay.SimulationSettings;
+import io.hpcscale.simulator.replay.SwfTrace;
 import java.nio.file.Path;
 import java.util.Locale;
 import org.junit.jupiter.api.Test;

@@ -3,6 +3,7 @@ package io.hpcscale.agent.pbs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -248,11 +249,40 @@ class PbsAgentEndToEndTest {
             }
             service.destroy();
             assertTrue(service.waitFor(10, java.util.concurrent.TimeUnit.SECONDS), "still running 10 s after SIGTERM");
-            assertEquals(143, service.exitValue());
+            assertEquals(0, service.exitValue(), "a stop asked for is a clean exit");
         } finally {
             service.destroyForcibly();
         }
         assertEquals(12, store.queryByType(DocumentType.JOBS).size());
+    }
+
+    @Test
+    void sigtermDuringASlowQstatLetsItFinishRecordsTheCycleAndExitsZero() throws Exception {
+        pbs.qstatIsSlow();
+        config = writeConfig("agent.interval = 1h");
+        Process service = AgentProcess.start(pbs.directory(), "run", "--config", config.toString());
+        try {
+            Path began = pbs.directory().resolve("qstat.began");
+            Instant deadline = Instant.now().plusSeconds(60);
+            while (!Files.exists(began)) {
+                assertTrue(Instant.now().isBefore(deadline), "qstat did not begin within 60 s");
+                Thread.sleep(50);
+            }
+            Instant signalled = Instant.now();
+            service.destroy();
+            assertTrue(service.waitFor(30, java.util.concurrent.TimeUnit.SECONDS), "still running 30 s after SIGTERM");
+            assertEquals(0, service.exitValue());
+            assertTrue(Duration.between(signalled, Instant.now()).toMillis() >= 1000,
+                    "it waited for qstat rather than killing it");
+        } finally {
+            service.destroyForcibly();
+        }
+        AgentDocument heartbeat = heartbeat();
+        assertNull(heartbeat.lastError(), "the command in flight finished: no false error");
+        assertEquals(heartbeat.lastCycleAt(), heartbeat.lastSuccessAt());
+        assertEquals(12, store.queryByType(DocumentType.JOBS).size(), "what it read was written");
+        assertTrue(ProcessHandle.allProcesses().noneMatch(p -> p.info().commandLine().orElse("")
+                .contains(pbs.directory().toString())), "no stand-in command is left running");
     }
 
     @Test

@@ -35,6 +35,7 @@ final class StandInPbs {
                 case "$mode" in
                   fail) echo "qstat: cannot connect to server pbsserver (errno=15010)" >&2; exit 2 ;;
                   hang) exec sleep 300 ;;
+                  slow) touch "$d/qstat.began"; sleep 1.5; exec cat "$d/jobs.json" ;;
                   *) exec cat "$d/$mode" ;;
                 esac
                 """.formatted(dir));
@@ -72,6 +73,11 @@ final class StandInPbs {
 
     void qstatHangs() throws IOException {
         write("qstat.mode", "hang");
+    }
+
+    /** {@code qstat -f} takes one and a half seconds, and leaves {@code qstat.began} when it begins. */
+    void qstatIsSlow() throws IOException {
+        write("qstat.mode", "slow");
     }
 
     void write(String file, String content) throws IOException {

@@ -15,14 +15,18 @@ import io.hpcscale.common.model.DocumentType;
 import io.hpcscale.common.store.DocumentStore;
 import io.hpcscale.common.store.SqliteClusterLoadStore;
 import io.hpcscale.scaler.cloud.CloudProviders;
+import io.hpcscale.scaler.plan.EventKind;
 import io.hpcscale.scaler.cloud.SimulatedCloud;
 import io.hpcscale.scaler.plan.Planner;
 import io.hpcscale.scaler.pool.PoolConfig;
 import io.hpcscale.scaler.pool.PoolConfigs;
+import io.hpcscale.scaler.run.ActionGate;
+import io.hpcscale.scaler.run.CloudThrottles;
 import io.hpcscale.scaler.run.PoolRuntime;
 import io.hpcscale.scaler.run.Scaler;
 import io.hpcscale.scaler.run.ScalerEvent;
 import io.hpcscale.scaler.run.ScalerEvents;
+import io.hpcscale.scaler.run.ScalerLease;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -79,16 +83,19 @@ class SlurmEndToEndTest {
             DocumentStore documents = new DocumentStore(store);
             agent = new Agent(SlurmAgentMain.adapter(agentSettings, new ZtExecCommandRunner()), documents,
                     PoolMap.fromSettings(agentSettings, "partition"), "head", "test");
+            ActionGate gate = new ActionGate(Clock.systemUTC());
             CloudProviders providers = new CloudProviders(scalerSettings, new ZtExecCommandRunner(),
-                    new SimulatedCloud(Clock.systemUTC()));
+                    new SimulatedCloud(Clock.systemUTC()), gate);
             List<PoolRuntime> pools = new ArrayList<>();
             for (PoolConfig pool : PoolConfigs.fromSettings(scalerSettings).values()) {
                 pools.add(new PoolRuntime(pool, providers.forPool(pool.name())));
             }
             ScalerEvents recorder = new ScalerEvents(documents, Duration.ofDays(1), true);
             recorder.addListener(events::add);
-            scaler = new Scaler(pools, documents, new Planner(scalerSettings.duration("scaler.staleAfter")), recorder,
-                    false);
+            scaler = new Scaler(pools, new Scaler.Wiring(documents,
+                    new Planner(scalerSettings.duration("scaler.staleAfter")), recorder,
+                    ScalerLease.forThisProcess(documents, Duration.ofMinutes(3)), gate, new CloudThrottles(),
+                    Runnable::run, Clock.systemUTC(), false));
         }
 
         void cycle(RealSlurm slurm) throws Exception {
@@ -107,9 +114,11 @@ class SlurmEndToEndTest {
             }
         }
 
-        long count(String action) {
+        /** Instances or nodes acted on with this outcome ok. */
+        long count(EventKind kind) {
             synchronized (events) {
-                return events.stream().filter(e -> e.action().equals(action) && e.outcome().equals("ok")).count();
+                return events.stream().filter(e -> e.kind() == kind && e.outcome().ok())
+                        .mapToLong(e -> e.instances().size()).sum();
             }
         }
 
@@ -153,7 +162,7 @@ class SlurmEndToEndTest {
                 services.cycle(slurm);
             }
             assertEquals(List.of(), slurm.runningNodes(), "a held job starts nothing");
-            assertEquals(0, services.count("start"));
+            assertEquals(0, services.count(EventKind.START));
 
             Instant submitted = Instant.now();
             List<String> jobs = new ArrayList<>();
@@ -181,9 +190,9 @@ class SlurmEndToEndTest {
             services.until(slurm, Duration.ofMinutes(3), "back to min (0 nodes)", () -> slurm.runningNodes().isEmpty());
 
             assertEquals(4, services.peakRunning, "four nodes were needed at once, and no more were started");
-            assertEquals(4, services.count("start"));
-            assertEquals(4, services.count("stop"));
-            assertEquals(4, services.count("drain"));
+            assertEquals(4, services.count(EventKind.START));
+            assertEquals(4, services.count(EventKind.STOP));
+            assertEquals(4, services.count(EventKind.DRAIN));
             assertEquals(List.of(), slurm.violations(), "a node was stopped while Slurm had a job on it");
 
             List<String[]> power = slurm.powerLog();
@@ -195,14 +204,14 @@ class SlurmEndToEndTest {
                     + "instance stop %.1f s (idle timeout 20 s, cycles every %d s); %d starts, %d drains, %d stops, "
                     + "0 violations%n", Duration.between(submitted, firstStart).toMillis() / 1000.0,
                     Duration.between(lastEnd, lastStop).toMillis() / 1000.0, CYCLE.toSeconds(),
-                    services.count("start"), services.count("drain"), services.count("stop"));
+                    services.count(EventKind.START), services.count(EventKind.DRAIN), services.count(EventKind.STOP));
 
             // A drained node whose VM starts again: once its slurmd registers, the agent resumes it, and it runs work.
             String again = slurm.sbatch("-N", "1", "-c", "4", "--wrap", "sleep 3");
             services.until(slurm, Duration.ofMinutes(3), "a restarted, drained node ran a new job",
                     () -> completed(slurm.jobs().get(again)));
             assertEquals(0, slurm.jobs().get(again).path("restart_cnt").asInt());
-            assertEquals(5, services.count("start"));
+            assertEquals(5, services.count(EventKind.START));
             services.until(slurm, Duration.ofMinutes(3), "back to min again", () -> slurm.runningNodes().isEmpty());
             assertEquals(List.of(), slurm.violations());
         }
@@ -231,9 +240,9 @@ class SlurmEndToEndTest {
             services.until(slurm, Duration.ofMinutes(3), "Slurm suspended the nodes and the scaler stopped them",
                     () -> slurm.runningNodes().isEmpty());
             services.cycle(slurm);
-            assertEquals(2, services.count("start"), "exactly the two nodes Slurm resumed");
-            assertEquals(2, services.count("stop"));
-            assertEquals(0, services.count("drain"), "power saving needs no drain");
+            assertEquals(2, services.count(EventKind.START), "exactly the two nodes Slurm resumed");
+            assertEquals(2, services.count(EventKind.STOP));
+            assertEquals(0, services.count(EventKind.DRAIN), "power saving needs no drain");
             assertEquals(List.of(), slurm.violations());
             assertTrue(services.store.queryByType(DocumentType.POWER).isEmpty(), "every power request was done");
             assertTrue(Files.readString(dir.resolve("resume.log")).contains("resume requested for cnode1 in pool "

@@ -28,7 +28,8 @@ public final class DocumentsCommand implements Callable<Integer> {
     private CommandSpec spec;
 
     @Option(names = "--type", paramLabel = "TYPE",
-            description = "Only documents of this type: jobs, vms, drains, agents, events, power or lease.")
+            description = "Only documents of this type: jobs, vms, drains, agents, events, power, lease or "
+                    + "scalerstate.")
     private String type;
 
     @Option(names = "--pool", paramLabel = "POOL", description = "Only documents of this pool.")
@@ -38,7 +39,8 @@ public final class DocumentsCommand implements Callable<Integer> {
     public Integer call() {
         List<DocumentType> types = type == null ? Arrays.asList(DocumentType.values())
                 : List.of(DocumentType.fromWireName(type).orElseThrow(() -> new ParameterException(spec.commandLine(),
-                        "--type " + type + " is not a document type: use jobs, vms, drains, agents, events, power or lease")));
+                        "--type " + type + " is not a document type: use one of " + Arrays.stream(DocumentType.values())
+                                .map(DocumentType::wireName).collect(java.util.stream.Collectors.joining(", ")))));
         Settings settings = root.loadSettings();
         PrintWriter out = spec.commandLine().getOut();
         try (ClusterLoadStore store = StoreFactory.open(settings, Clock.systemUTC())) {

@@ -11,16 +11,25 @@ import io.hpcscale.common.model.ClusterLoadDocument;
 import io.hpcscale.common.model.DocumentType;
 import io.hpcscale.common.model.DrainDocument;
 import io.hpcscale.common.model.EventDocument;
+import io.hpcscale.common.model.InstanceRecord;
 import io.hpcscale.common.model.JobDocument;
 import io.hpcscale.common.model.JobState;
+import io.hpcscale.common.model.LastAction;
+import io.hpcscale.common.model.LeaseDocument;
 import io.hpcscale.common.model.NodeJobStatus;
 import io.hpcscale.common.model.Placement;
 import io.hpcscale.common.model.PowerDocument;
+import io.hpcscale.common.model.ScalerStateDocument;
+import io.hpcscale.common.model.StopKind;
 import io.hpcscale.common.model.VmDocument;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 /** Converts typed ClusterLoad documents to and from their JSON form (schema version 1). */
 public final class DocumentCodec {
@@ -45,6 +54,10 @@ public final class DocumentCodec {
             encodeEvent(event, json);
         } else if (document instanceof PowerDocument power) {
             encodePower(power, json);
+        } else if (document instanceof LeaseDocument lease) {
+            encodeLease(lease, json);
+        } else if (document instanceof ScalerStateDocument state) {
+            encodeState(state, json);
         }
         return json;
     }
@@ -69,7 +82,8 @@ public final class DocumentCodec {
             case AGENTS -> decodeAgent(fields);
             case EVENTS -> decodeEvent(fields);
             case POWER -> decodePower(fields);
-            case LEASE -> throw fields.fail(Fields.TYPE, "is lease, which has no typed form");
+            case LEASE -> decodeLease(fields);
+            case SCALER_STATE -> decodeState(fields);
         };
     }
 
@@ -264,6 +278,124 @@ public final class DocumentCodec {
                 fields.requiredText(Fields.NAME),
                 fields.enumValue(Fields.ACTION, PowerDocument.Action.class),
                 fields.requiredInstant(Fields.REQUESTED_AT));
+    }
+
+    private static void encodeLease(LeaseDocument lease, ObjectNode json) {
+        json.put(Fields.HOLDER, lease.holder());
+        json.put(Fields.HOST, lease.host());
+        json.put(Fields.PID, lease.pid());
+        json.put(Fields.BOOT_ID, lease.bootId());
+        putInstant(json, Fields.RENEWED_AT, lease.renewedAt());
+        putInstant(json, Fields.EXPIRES_AT, lease.expiresAt());
+    }
+
+    private static LeaseDocument decodeLease(FieldReader fields) {
+        String holder = fields.optionalText(Fields.HOLDER);
+        return new LeaseDocument(holder == null ? "" : holder, fields.optionalText(Fields.HOST),
+                fields.number(Fields.PID, 0), fields.optionalText(Fields.BOOT_ID), fields.instant(Fields.RENEWED_AT),
+                fields.requiredInstant(Fields.EXPIRES_AT));
+    }
+
+    private static void encodeState(ScalerStateDocument state, ObjectNode json) {
+        ObjectNode instances = json.putObject(Fields.INSTANCES);
+        state.instances().forEach((id, record) -> encodeInstanceRecord(record, instances.putObject(id)));
+        json.put(Fields.CONSECUTIVE_BOOT_FAILURES, state.consecutiveBootFailures());
+        putInstant(json, Fields.BACKOFF_UNTIL, state.backoffUntil());
+        json.put(Fields.BACKOFF_REASON, state.backoffReason());
+        putInstant(json, Fields.THROTTLED_UNTIL, state.throttledUntil());
+        if (state.pendingCreate() == null) {
+            json.putNull(Fields.PENDING_CREATE);
+        } else {
+            ObjectNode pending = json.putObject(Fields.PENDING_CREATE);
+            pending.put(Fields.COUNT, state.pendingCreate().count());
+            putInstant(pending, Fields.AT, state.pendingCreate().at());
+            pending.put(Fields.REASON, state.pendingCreate().reason());
+        }
+        if (state.lastAction() == null) {
+            json.putNull(Fields.LAST_ACTION);
+        } else {
+            ObjectNode last = json.putObject(Fields.LAST_ACTION);
+            LastAction action = state.lastAction();
+            putInstant(last, Fields.AT, action.at());
+            last.put(Fields.ACTION, action.action());
+            ArrayNode ids = last.putArray(Fields.INSTANCES);
+            action.instances().forEach(ids::add);
+            last.put(Fields.REASON, action.reason());
+            last.put(Fields.OUTCOME, action.outcome());
+        }
+    }
+
+    private static void encodeInstanceRecord(InstanceRecord record, ObjectNode json) {
+        putInstant(json, Fields.STARTED_AT, record.startedAt());
+        json.put(Fields.START_REASON, record.startReason());
+        json.put(Fields.BOOTING, record.booting());
+        putInstant(json, Fields.STOPPED_AT, record.stoppedAt());
+        json.put(Fields.STOP_KIND, record.stopKind() == null ? null : record.stopKind().name());
+        json.put(Fields.STOP_REASON, record.stopReason());
+        if (record.pending() == null) {
+            json.putNull(Fields.PENDING);
+        } else {
+            ObjectNode pending = json.putObject(Fields.PENDING);
+            pending.put(Fields.ACTION, record.pending().start() ? "start" : "stop");
+            pending.put(Fields.STOP_KIND, record.pending().start() ? null : record.pending().stopKind().name());
+            putInstant(pending, Fields.AT, record.pending().at());
+            pending.put(Fields.REASON, record.pending().reason());
+        }
+    }
+
+    private static ScalerStateDocument decodeState(FieldReader fields) {
+        SortedMap<String, InstanceRecord> instances = new TreeMap<>();
+        JsonNode byId = fields.node(Fields.INSTANCES);
+        if (byId != null && !byId.isNull()) {
+            if (!byId.isObject()) {
+                throw fields.fail(Fields.INSTANCES, "is not an object of instance records by instance id");
+            }
+            Iterator<Map.Entry<String, JsonNode>> entries = byId.fields();
+            while (entries.hasNext()) {
+                Map.Entry<String, JsonNode> entry = entries.next();
+                instances.put(entry.getKey(), decodeInstanceRecord(fields, entry.getKey(), entry.getValue()));
+            }
+        }
+        ScalerStateDocument.PendingCreate pendingCreate = null;
+        JsonNode create = fields.node(Fields.PENDING_CREATE);
+        if (create != null && !create.isNull()) {
+            FieldReader pending = fields.nested(Fields.PENDING_CREATE, create);
+            pendingCreate = new ScalerStateDocument.PendingCreate(pending.intNumber(Fields.COUNT, 0),
+                    pending.requiredInstant(Fields.AT), pending.optionalText(Fields.REASON));
+        }
+        LastAction lastAction = null;
+        JsonNode last = fields.node(Fields.LAST_ACTION);
+        if (last != null && !last.isNull()) {
+            FieldReader action = fields.nested(Fields.LAST_ACTION, last);
+            lastAction = new LastAction(action.requiredInstant(Fields.AT), action.requiredText(Fields.ACTION),
+                    action.textList(Fields.INSTANCES), action.optionalText(Fields.REASON),
+                    action.optionalText(Fields.OUTCOME));
+        }
+        return new ScalerStateDocument(fields.requiredText(Fields.POOL_NAME), instances,
+                fields.intNumber(Fields.CONSECUTIVE_BOOT_FAILURES, 0), fields.instant(Fields.BACKOFF_UNTIL),
+                fields.optionalText(Fields.BACKOFF_REASON), fields.instant(Fields.THROTTLED_UNTIL), pendingCreate,
+                lastAction);
+    }
+
+    private static InstanceRecord decodeInstanceRecord(FieldReader state, String id, JsonNode json) {
+        FieldReader fields = state.nested(Fields.INSTANCES + "." + id, json);
+        InstanceRecord.Pending pending = null;
+        JsonNode pendingJson = fields.node(Fields.PENDING);
+        if (pendingJson != null && !pendingJson.isNull()) {
+            FieldReader p = state.nested(Fields.INSTANCES + "." + id + "." + Fields.PENDING, pendingJson);
+            String action = p.requiredText(Fields.ACTION);
+            StopKind kind = switch (action) {
+                case "start" -> null;
+                case "stop" -> p.enumValue(Fields.STOP_KIND, StopKind.class);
+                default -> throw p.fail(Fields.ACTION, "has an unknown value '" + action + "'");
+            };
+            pending = new InstanceRecord.Pending(kind, p.requiredInstant(Fields.AT), p.optionalText(Fields.REASON));
+        }
+        String stopKind = fields.optionalText(Fields.STOP_KIND);
+        return new InstanceRecord(fields.instant(Fields.STARTED_AT), fields.optionalText(Fields.START_REASON),
+                fields.bool(Fields.BOOTING), fields.instant(Fields.STOPPED_AT),
+                stopKind == null ? null : fields.enumValue(Fields.STOP_KIND, StopKind.class),
+                fields.optionalText(Fields.STOP_REASON), pending);
     }
 
     private static void putInstant(ObjectNode json, String field, Instant value) {

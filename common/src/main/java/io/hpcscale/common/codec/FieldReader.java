@@ -19,6 +19,19 @@ final class FieldReader {
                 + (id != null && id.isTextual() ? "'" + id.asText() + "'" : "without an id");
     }
 
+    private FieldReader(JsonNode json, String what) {
+        this.json = json;
+        this.what = what;
+    }
+
+    /** Reads an object held in one of this document's fields; complaints name the document and the path. */
+    FieldReader nested(String path, JsonNode object) {
+        if (!object.isObject()) {
+            throw fail(path, "is not an object");
+        }
+        return new FieldReader(object, what + ", in " + path);
+    }
+
     String requiredText(String field) {
         JsonNode node = json.get(field);
         if (node == null || node.isNull() || !node.isValueNode() || node.asText().isEmpty()) {

@@ -54,6 +54,26 @@ final class Fields {
     static final String OUTCOME = "Outcome";
     static final String TTL = "ttl";
 
+    static final String CONSECUTIVE_BOOT_FAILURES = "ConsecutiveBootFailures";
+    static final String BACKOFF_UNTIL = "BackoffUntil";
+    static final String BACKOFF_REASON = "BackoffReason";
+    static final String THROTTLED_UNTIL = "ThrottledUntil";
+    static final String PENDING_CREATE = "PendingCreate";
+    static final String LAST_ACTION = "LastAction";
+    static final String STARTED_AT = "StartedAt";
+    static final String START_REASON = "StartReason";
+    static final String BOOTING = "Booting";
+    static final String STOPPED_AT = "StoppedAt";
+    static final String STOP_KIND = "StopKind";
+    static final String STOP_REASON = "StopReason";
+    static final String PENDING = "Pending";
+
+    static final String HOLDER = "Holder";
+    static final String PID = "Pid";
+    static final String BOOT_ID = "BootId";
+    static final String RENEWED_AT = "RenewedAt";
+    static final String EXPIRES_AT = "ExpiresAt";
+
     private Fields() {
     }
 }

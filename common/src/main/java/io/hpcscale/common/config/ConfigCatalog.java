@@ -57,6 +57,11 @@ public final class ConfigCatalog {
                 .describe("Largest output kept from one scheduler command. Larger output fails the cycle "
                         + "rather than exhausting memory.")
                 .build());
+        keys.add(key("agent.shutdownGrace", ValueKind.DURATION, "2m", AGENTS).minimumMillis(0)
+                .describe("On SIGTERM or SIGINT the agent lets the scheduler command in flight finish, writes what "
+                        + "it read, and exits 0; after this long it exits at once (status 1), killing the command. "
+                        + "Set the systemd unit's TimeoutStopSec a little above it.")
+                .build());
         keys.add(key("agent.host", ValueKind.STRING, null, AGENTS).defaultMeaning("this host's name")
                 .describe("Name of this agent's host in its heartbeat document id (agent-<host>-<scheduler>).")
                 .build());
@@ -79,6 +84,24 @@ public final class ConfigCatalog {
         keys.add(key("scaler.staleAfter", ValueKind.DURATION, "6m", Set.of(SCALER)).minimumMillis(1000)
                 .describe("A pool whose agent has not read the scheduler successfully for this long is frozen: "
                         + "nothing is drained, stopped or started for it beyond its min, until the agent recovers.")
+                .build());
+        keys.add(key("scaler.leaseTtl", ValueKind.DURATION, null, Set.of(SCALER)).minimumMillis(3000)
+                .defaultMeaning("three times scaler.interval")
+                .describe("Only the scaler holding the lease acts; it renews the lease every cycle. A standby "
+                        + "scaler takes over once the lease has not been renewed for this long (at once if the "
+                        + "holder was this host's own previous run). A holder that cannot renew stops acting a "
+                        + "margin (a quarter of it, at most 30s) before it could expire.")
+                .build());
+        keys.add(key("scaler.shutdownGrace", ValueKind.DURATION, "2m", Set.of(SCALER)).minimumMillis(0)
+                .describe("On SIGTERM or SIGINT the scaler begins no new call, lets the cloud calls and commands in "
+                        + "flight finish and records their outcome, gives up its lease and exits 0; after this long "
+                        + "it exits at once (status 1), killing its commands. Set the systemd unit's TimeoutStopSec "
+                        + "a little above it.")
+                .build());
+        keys.add(key("scaler.poolConcurrency", ValueKind.INTEGER, "4", Set.of(SCALER)).minimum(1)
+                .describe("How many pools are planned and acted on at once, so that one pool's slow operation does "
+                        + "not hold up the others. A pool whose operation outlasts a cycle is planned again once "
+                        + "it ends.")
                 .build());
         keys.add(key("scaler.eventTtl", ValueKind.DURATION, "7d", Set.of(SCALER)).minimumMillis(60_000)
                 .describe("How long the store keeps the scaler's events documents.")

@@ -5,25 +5,38 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.zeroturnaround.exec.InvalidExitValueException;
 import org.zeroturnaround.exec.ProcessExecutor;
 import org.zeroturnaround.exec.ProcessResult;
 import org.zeroturnaround.exec.listener.ProcessListener;
 import org.zeroturnaround.exec.stop.ProcessStopper;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Runs commands with zt-exec. Commands get an empty stdin and the C locale (stable output to parse); a command that
- * times out or prints too much is killed together with the processes it started, so a wrapper script cannot leave a
- * hung child holding the output pipe open.
+ * Runs commands with zt-exec. Commands get an empty stdin and the C locale (stable output to parse), and run in a
+ * process group of their own ({@link ProcessGroups}): a signal to hpcscale does not reach them, so the call in
+ * flight finishes when hpcscale is asked to stop. A command that times out or prints too much is killed together
+ * with its whole group. A command that exited but left a background child holding its output open is not waited
+ * for beyond a short linger: what is left of its group is killed then, rather than holding the call up until the
+ * timeout and staying behind as an orphan. A background child that let go of the output (a power script's
+ * {@code nohup ... >/dev/null &}) is left alone.
  */
 public final class ZtExecCommandRunner implements CommandRunner {
+    private static final Logger log = LoggerFactory.getLogger(ZtExecCommandRunner.class);
     private static final int STDERR_KEPT_BYTES = 16 * 1024;
+    private static final long LINGER_MILLIS = 2000;
 
     private final Map<String, String> environment;
 
@@ -40,26 +53,30 @@ public final class ZtExecCommandRunner implements CommandRunner {
         AtomicReference<Process> started = new AtomicReference<>();
         CappedOutput stdout = new CappedOutput(command.limits().maxOutputBytes(), () -> kill(started.get()));
         CappedOutput stderr = new CappedOutput(STDERR_KEPT_BYTES, () -> { });
+        List<String> argv = inOwnGroup(command);
+        AtomicLong exitedAt = new AtomicLong();
         long begin = System.nanoTime();
         ProcessResult result;
         try {
             result = new ProcessExecutor()
-                    .command(command.argv())
+                    .command(argv)
                     .environment(environment)
                     .environment(command.environment())
                     .redirectInput(InputStream.nullInputStream())
                     .redirectOutput(stdout)
                     .redirectError(stderr)
                     .timeout(command.limits().timeout().toMillis(), TimeUnit.MILLISECONDS)
-                    .stopper(new TreeStopper())
+                    .closeTimeout(LINGER_MILLIS, TimeUnit.MILLISECONDS)
+                    .stopper(new GroupStopper())
                     .addListener(new ProcessListener() {
                         @Override
                         public void afterStart(Process process, ProcessExecutor executor) {
                             started.set(process);
+                            ProcessGroups.started(process.pid());
+                            process.onExit().thenRun(() -> exitedAt.set(System.nanoTime()));
                         }
                     })
                     .exitValueAny()
-                    .destroyOnExit()
                     .execute();
         } catch (TimeoutException e) {
             throw new CommandTimeoutException(command);
@@ -67,6 +84,11 @@ public final class ZtExecCommandRunner implements CommandRunner {
             throw new CommandFailedException(command, e.getExitValue(), stderr.text());
         } catch (IOException e) {
             throw new CommandNotFoundException(command, rootMessage(e), e);
+        } finally {
+            Process process = started.get();
+            if (process != null) {
+                endGroup(command, process, exitedAt.get());
+            }
         }
         Duration elapsed = Duration.ofNanos(System.nanoTime() - begin);
         if (stdout.overflowed()) {
@@ -93,17 +115,79 @@ public final class ZtExecCommandRunner implements CommandRunner {
         return message;
     }
 
-    private static void kill(Process process) {
-        if (process != null) {
-            new TreeStopper().stop(process);
+    /**
+     * The command as the leader of a new process group, through {@code setsid}. The program is looked up here, so a
+     * missing one is reported as missing rather than as a failure of setsid.
+     */
+    private static List<String> inOwnGroup(CommandLine command) throws CommandNotFoundException {
+        Optional<Path> setsid = ProcessGroups.setsid();
+        if (setsid.isEmpty()) {
+            return command.argv();
+        }
+        Path program = resolve(command);
+        List<String> argv = new ArrayList<>(command.argv().size() + 1);
+        argv.add(setsid.get().toString());
+        argv.add(program.toString());
+        argv.addAll(command.argv().subList(1, command.argv().size()));
+        return argv;
+    }
+
+    private static Path resolve(CommandLine command) throws CommandNotFoundException {
+        String program = command.program();
+        if (program.contains("/")) {
+            return checked(command, Path.of(program));
+        }
+        String path = System.getenv("PATH");
+        for (String directory : (path == null ? "/usr/bin:/bin" : path).split(":")) {
+            Path candidate = Path.of(directory.isEmpty() ? "." : directory, program);
+            if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
+                return candidate;
+            }
+        }
+        throw new CommandNotFoundException(command, "no such file or directory (not found on the PATH)", null);
+    }
+
+    private static Path checked(CommandLine command, Path program) throws CommandNotFoundException {
+        if (!Files.exists(program)) {
+            throw new CommandNotFoundException(command, "no such file or directory", null);
+        }
+        if (!Files.isRegularFile(program) || !Files.isExecutable(program)) {
+            throw new CommandNotFoundException(command, "permission denied (is it executable by this user?)", null);
+        }
+        return program;
+    }
+
+    /**
+     * When the output stayed open for the whole linger after the command exited, something it left in its group
+     * holds it: that is killed.
+     */
+    private static void endGroup(CommandLine command, Process process, long exitedAt) {
+        long group = process.pid();
+        ProcessGroups.ended(group);
+        boolean outputHeld = exitedAt != 0
+                && System.nanoTime() - exitedAt >= TimeUnit.MILLISECONDS.toNanos(LINGER_MILLIS * 9 / 10);
+        if (!outputHeld) {
+            return;
+        }
+        int killed = ProcessGroups.kill(group);
+        if (killed > 0) {
+            log.warn("`{}` exited but left {} process(es) holding its output open; they were killed",
+                    command.display(), killed);
         }
     }
 
-    /** Kills the process and every process it started; the children are listed first, before they are orphaned. */
-    private static final class TreeStopper implements ProcessStopper {
+    private static void kill(Process process) {
+        if (process != null) {
+            new GroupStopper().stop(process);
+        }
+    }
+
+    /** Kills the command's process group, and any descendant that moved to another group. */
+    private static final class GroupStopper implements ProcessStopper {
         @Override
         public void stop(Process process) {
             List<ProcessHandle> children = process.descendants().toList();
+            ProcessGroups.kill(process.pid());
             process.destroyForcibly();
             children.forEach(ProcessHandle::destroyForcibly);
         }

@@ -19,14 +19,14 @@ public final class ServiceLoop {
     /** One cycle of a service. */
     @FunctionalInterface
     public interface Cycle {
-        void runOnce(Instant now) throws InterruptedException;
+        /** @return when the next cycle should begin at the latest, or null for one interval after this one began */
+        Instant runOnce(Instant now) throws InterruptedException;
     }
 
     private final Clock clock;
     private final Duration interval;
     private final Cycle cycle;
     private final CountDownLatch stopped = new CountDownLatch(1);
-    private final CountDownLatch finished = new CountDownLatch(1);
 
     public ServiceLoop(Clock clock, Duration interval, Cycle cycle) {
         this.clock = clock;
@@ -36,23 +36,19 @@ public final class ServiceLoop {
 
     /** Runs cycles until {@link #stop()} is called or the thread is interrupted. */
     public void run() throws InterruptedException {
-        try {
-            loop();
-        } finally {
-            finished.countDown();
-        }
-    }
-
-    private void loop() throws InterruptedException {
         while (stopped.getCount() > 0) {
             Instant started = clock.instant();
+            Instant next = null;
             try {
-                cycle.runOnce(started);
+                next = cycle.runOnce(started);
             } catch (RuntimeException e) {
                 log.error("a cycle failed unexpectedly; the next one runs as planned", e);
             }
-            Duration elapsed = Duration.between(started, clock.instant());
-            Duration wait = interval.minus(elapsed);
+            Instant due = started.plus(interval);
+            if (next != null && next.isBefore(due)) {
+                due = next;
+            }
+            Duration wait = Duration.between(clock.instant(), due);
             if (!wait.isNegative() && stopped.await(wait.toMillis(), TimeUnit.MILLISECONDS)) {
                 return;
             }
@@ -60,23 +56,18 @@ public final class ServiceLoop {
     }
 
     /**
-     * Runs until the JVM is asked to stop (SIGTERM, Ctrl-C): the shutdown then waits up to {@code grace} for the
-     * cycle in progress to finish, so a stop never cuts a write or a cloud call in half. It waits for the loop, not
-     * for this thread, which may go on to call System.exit and block there while shutdown hooks run.
+     * Runs until SIGTERM or SIGINT ({@link GracefulShutdown}): the cycle in progress finishes, {@code onStop} is told
+     * at once (to begin no new call), and this returns so that the caller can wind down and exit 0.
      */
-    public void runUntilShutdown(Duration grace) throws InterruptedException {
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+    public void runUntilShutdown(Duration grace, Runnable onStop) throws InterruptedException {
+        GracefulShutdown.install(grace, () -> {
             stop();
-            try {
-                finished.await(grace.toMillis(), TimeUnit.MILLISECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "hpcscale-shutdown"));
+            onStop.run();
+        });
         run();
     }
 
-    /** Ends {@link #run()} after the cycle in progress; safe to call from a shutdown hook. */
+    /** Ends {@link #run()} after the cycle in progress. */
     public void stop() {
         stopped.countDown();
     }

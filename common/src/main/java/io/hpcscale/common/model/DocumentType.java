@@ -11,7 +11,8 @@ public enum DocumentType {
     AGENTS("agents"),
     EVENTS("events"),
     LEASE("lease"),
-    POWER("power");
+    POWER("power"),
+    SCALER_STATE("scalerstate");
 
     private final String wireName;
 

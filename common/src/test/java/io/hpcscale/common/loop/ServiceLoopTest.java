@@ -33,4 +33,24 @@ class ServiceLoopTest {
         thread.join(10_000);
         assertTrue(!thread.isAlive() && cycles.get() >= 3);
     }
+
+    @Test
+    void aCycleCanAskForTheNextOneSoonerThanTheInterval() throws Exception {
+        CountDownLatch three = new CountDownLatch(3);
+        ServiceLoop loop = new ServiceLoop(Clock.systemUTC(), Duration.ofHours(1), now -> {
+            three.countDown();
+            return now.plusMillis(5);
+        });
+        Thread thread = new Thread(() -> {
+            try {
+                loop.run();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        thread.start();
+        assertTrue(three.await(10, TimeUnit.SECONDS), "three cycles within seconds despite an interval of an hour");
+        loop.stop();
+        thread.join(10_000);
+    }
 }

@@ -6,7 +6,7 @@ import io.hpcscale.common.cli.RootCommand;
 import io.hpcscale.common.config.Component;
 import picocli.CommandLine;
 
-/** {@code hpcscale-scaler}: run, once, plan, demo, simulate, documents. */
+/** The production scaler's commands: run, once, plan, documents. */
 public final class ScalerMain {
     private ScalerMain() {
     }
@@ -16,8 +16,6 @@ public final class ScalerMain {
         commandLine.addSubcommand("run", new ScalerRunCommand());
         commandLine.addSubcommand("once", new ScalerOnceCommand());
         commandLine.addSubcommand("plan", new ScalerPlanCommand());
-        commandLine.addSubcommand("demo", new ScalerDemoCommand());
-        commandLine.addSubcommand("simulate", new ScalerSimulateCommand());
         commandLine.addSubcommand("documents", new DocumentsCommand());
         return commandLine;
     }

@@ -9,8 +9,12 @@ import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ParentCommand;
 
-/** The service: a cycle every {@code scaler.interval} until stopped (SIGTERM ends it after the cycle in progress). */
-@Command(mixinStandardHelpOptions = true, versionProvider = io.hpcscale.common.cli.Version.class, name = "run", description = "Run the scaler: one cycle every scaler.interval, until stopped.")
+/**
+ * The service: a cycle every {@code scaler.interval} until SIGTERM or SIGINT. Those begin no new call, let the calls
+ * in flight finish and record them (for at most {@code scaler.shutdownGrace}), give up the lease, and exit 0.
+ */
+@Command(mixinStandardHelpOptions = true, versionProvider = io.hpcscale.common.cli.Version.class, name = "run",
+        description = "Run the scaler: one cycle every scaler.interval, until stopped.")
 final class ScalerRunCommand implements Callable<Integer> {
     private static final Logger log = LoggerFactory.getLogger(ScalerRunCommand.class);
 
@@ -21,12 +25,13 @@ final class ScalerRunCommand implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         Clock clock = Clock.systemUTC();
         try (ScalerRuntime runtime = ScalerRuntime.start(root.loadSettings(), clock)) {
-            ServiceLoop loop = new ServiceLoop(clock, runtime.interval(), now -> runtime.scaler().runOnce(now));
+            ServiceLoop loop = new ServiceLoop(clock, runtime.interval(), runtime::serviceCycle);
             log.info("hpcscale-scaler started for {} pools, a cycle every {}s{}", runtime.scaler().pools().size(),
                     runtime.interval().toSeconds(), runtime.dryRun() ? ", DRY RUN: nothing will be touched" : "");
-            loop.runUntilShutdown(runtime.interval().plusSeconds(60));
-            log.info("hpcscale-scaler stopped");
+            loop.runUntilShutdown(runtime.grace(), runtime::stopActing);
+            boolean clean = runtime.shutDown();
+            log.info("hpcscale-scaler stopped{}", clean ? "" : " with a call still in flight");
+            return clean ? 0 : 1;
         }
-        return 0;
     }
 }

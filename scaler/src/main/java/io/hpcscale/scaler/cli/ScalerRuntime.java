@@ -11,33 +11,56 @@ import io.hpcscale.scaler.cloud.SimulatedCloud;
 import io.hpcscale.scaler.plan.Planner;
 import io.hpcscale.scaler.pool.PoolConfig;
 import io.hpcscale.scaler.pool.PoolConfigs;
+import io.hpcscale.scaler.run.ActionGate;
+import io.hpcscale.scaler.run.CloudThrottles;
 import io.hpcscale.scaler.run.CycleOutcome;
 import io.hpcscale.scaler.run.PoolRuntime;
 import io.hpcscale.scaler.run.Scaler;
 import io.hpcscale.scaler.run.ScalerEvents;
+import io.hpcscale.scaler.run.ScalerLease;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 
-/** A scaler wired from the settings: store, pools, providers, planner and event recorder. */
+/** A scaler wired from the settings: store, lease, pools, providers, planner, event recorder and pool threads. */
 final class ScalerRuntime implements AutoCloseable {
     private final ClusterLoadStore store;
     private final Scaler scaler;
+    private final ExecutorService poolThreads;
+    private final Clock clock;
     private final Duration interval;
+    private final Duration grace;
     private final boolean dryRun;
 
-    private ScalerRuntime(ClusterLoadStore store, Scaler scaler, Duration interval, boolean dryRun) {
+    private ScalerRuntime(ClusterLoadStore store, Scaler scaler, ExecutorService poolThreads, Clock clock,
+            Settings settings) {
         this.store = store;
         this.scaler = scaler;
-        this.interval = interval;
-        this.dryRun = dryRun;
+        this.poolThreads = poolThreads;
+        this.clock = clock;
+        this.interval = settings.duration("scaler.interval");
+        this.grace = settings.duration("scaler.shutdownGrace");
+        this.dryRun = settings.bool("scaler.dryRun");
     }
 
     static ScalerRuntime start(Settings settings, Clock clock) {
+        Duration interval = settings.duration("scaler.interval");
+        Duration leaseTtl = settings.optionalDuration("scaler.leaseTtl").orElse(interval.multipliedBy(3));
+        if (leaseTtl.compareTo(interval.multipliedBy(2)) < 0) {
+            throw new ConfigException("scaler.leaseTtl=" + settings.string("scaler.leaseTtl") + " is less than twice "
+                    + "scaler.interval (" + interval.toSeconds() + "s): the lease would expire between two renewals; "
+                    + "leave it out for the default of three intervals");
+        }
+        ActionGate gate = new ActionGate(clock);
         Map<String, PoolConfig> configs = PoolConfigs.fromSettings(settings);
-        CloudProviders providers = new CloudProviders(settings, new ZtExecCommandRunner(), new SimulatedCloud(clock));
+        CloudProviders providers = new CloudProviders(settings, new ZtExecCommandRunner(), new SimulatedCloud(clock),
+                gate);
         List<PoolRuntime> pools = new ArrayList<>();
         List<String> problems = new ArrayList<>();
         for (PoolConfig config : configs.values()) {
@@ -54,17 +77,38 @@ final class ScalerRuntime implements AutoCloseable {
         ClusterLoadStore store = StoreFactory.open(settings, clock);
         DocumentStore documents = new DocumentStore(store);
         ScalerEvents events = new ScalerEvents(documents, settings.duration("scaler.eventTtl"), !dryRun);
-        Scaler scaler = new Scaler(pools, documents, new Planner(settings.duration("scaler.staleAfter")), events,
-                dryRun);
-        return new ScalerRuntime(store, scaler, settings.duration("scaler.interval"), dryRun);
+        ExecutorService poolThreads = Executors.newFixedThreadPool(settings.intValue("scaler.poolConcurrency"),
+                daemonThreads());
+        Scaler scaler = new Scaler(pools, new Scaler.Wiring(documents,
+                new Planner(settings.duration("scaler.staleAfter")), events,
+                ScalerLease.forThisProcess(documents, leaseTtl), gate, new CloudThrottles(), poolThreads, clock,
+                dryRun));
+        return new ScalerRuntime(store, scaler, poolThreads, clock, settings);
     }
 
-    /** One cycle at the wall clock's time: acted on (honouring dry run), or only planned. */
-    static CycleOutcome oneCycle(Settings settings, boolean planOnly) throws InterruptedException {
-        Clock clock = Clock.systemUTC();
-        try (ScalerRuntime runtime = start(settings, clock)) {
-            return planOnly ? runtime.scaler.planOnly(clock.instant()) : runtime.scaler.runOnce(clock.instant());
+    /** One cycle at the wall clock's time, waiting for every pool: acted on (honouring dry run), or only planned. */
+    CycleOutcome oneCycle(boolean planOnly) throws InterruptedException {
+        Instant now = clock.instant();
+        return planOnly ? scaler.planOnly(now) : scaler.runOnce(now);
+    }
+
+    /** One cycle of the service; returns when the next should begin at the latest (a standby watches the lease). */
+    Instant serviceCycle(Instant now) throws InterruptedException {
+        CycleOutcome outcome = scaler.runCycle(now, interval);
+        if (outcome.standby() && outcome.lease().expiresAt() != null) {
+            return outcome.lease().expiresAt();
         }
+        return null;
+    }
+
+    /** Stops new calls at once; {@link #shutDown()} then waits for those in flight. */
+    void stopActing() {
+        scaler.stopActing();
+    }
+
+    /** @return whether every call in flight ended within the grace period */
+    boolean shutDown() throws InterruptedException {
+        return scaler.shutDown(grace);
     }
 
     Scaler scaler() {
@@ -75,12 +119,26 @@ final class ScalerRuntime implements AutoCloseable {
         return interval;
     }
 
+    Duration grace() {
+        return grace;
+    }
+
     boolean dryRun() {
         return dryRun;
     }
 
     @Override
     public void close() {
+        poolThreads.shutdownNow();
         store.close();
+    }
+
+    private static java.util.concurrent.ThreadFactory daemonThreads() {
+        AtomicInteger count = new AtomicInteger();
+        return task -> {
+            Thread thread = new Thread(task, "hpcscale-pool-" + count.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
     }
 }

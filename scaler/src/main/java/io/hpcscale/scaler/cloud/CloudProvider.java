@@ -4,24 +4,36 @@ import io.hpcscale.scaler.pool.StopAction;
 import java.util.List;
 
 /**
- * One pool's instances in a cloud or a machine room. Every method reports failures as a {@link CloudException}
- * subtype the scaler can act on: {@link CapacityException} and {@link QuotaException} put the pool in backoff,
- * {@link ThrottledException} says when to come back.
+ * One pool's instances in a cloud or a machine room. Failures are {@link CloudException} subtypes the scaler acts
+ * on: {@link CapacityException} and {@link QuotaException} put the pool in backoff, {@link ThrottledException} says
+ * when to come back. A call that failed as a whole throws; a call that did some of what was asked reports it per
+ * instance.
+ *
+ * <p>Every call is safe to repeat, which is what lets a scaler killed in the middle of one start again and carry on:
+ * starting an instance that already starts or runs, or stopping one that already stops or is stopped, changes
+ * nothing. The scaler never repeats a create blindly: it plans again from a fresh listing, where instances created
+ * by an interrupted call already count.
  */
 public interface CloudProvider {
 
     /** All instances of the pool with their power state. A failure is never an empty list. */
     List<Instance> list() throws CloudException, InterruptedException;
 
-    void start(List<Instance> instances) throws CloudException, InterruptedException;
+    InstanceResults start(List<Instance> instances) throws CloudException, InterruptedException;
 
-    void stop(List<Instance> instances, StopAction action) throws CloudException, InterruptedException;
+    InstanceResults stop(List<Instance> instances, StopAction action) throws CloudException, InterruptedException;
 
     /** Whether {@link #create} can add instances when no stopped one is left to start. */
     boolean canCreate();
 
     /** Adds and starts {@code count} instances. */
-    List<Instance> create(int count) throws CloudException, InterruptedException;
+    CreateResult create(int count) throws CloudException, InterruptedException;
+
+    /**
+     * The account whose limits this provider's calls count against: pools whose providers name the same account
+     * share its throttling, so that one pool's 429 holds back the others' calls too.
+     */
+    String account();
 
     /** For messages: "simulated scale set demo", "command provider of pool rack1". */
     String describe();

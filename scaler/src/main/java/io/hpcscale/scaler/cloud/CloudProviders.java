@@ -14,11 +14,13 @@ public final class CloudProviders {
     private final Settings settings;
     private final CommandRunner runner;
     private final SimulatedCloud simulatedCloud;
+    private final CallGate gate;
 
-    public CloudProviders(Settings settings, CommandRunner runner, SimulatedCloud simulatedCloud) {
+    public CloudProviders(Settings settings, CommandRunner runner, SimulatedCloud simulatedCloud, CallGate gate) {
         this.settings = settings;
         this.runner = runner;
         this.simulatedCloud = simulatedCloud;
+        this.gate = gate;
     }
 
     /** @throws ConfigException naming every setting the pool's provider lacks or cannot use */
@@ -51,7 +53,8 @@ public final class CloudProviders {
                 16L << 20, pool.key("command.list"));
         try {
             return new CommandCloudProvider(runner, CommandCloudProvider.Commands.parse(pool.name(),
-                    pool.string("command.list"), pool.string("command.start"), pool.string("command.stop"), limits));
+                    pool.string("command.list"), pool.string("command.start"), pool.string("command.stop"), limits),
+                    gate);
         } catch (IllegalArgumentException e) {
             throw new ConfigException(e.getMessage());
         }

@@ -52,10 +52,12 @@ public final class CommandCloudProvider implements CloudProvider {
 
     private final CommandRunner runner;
     private final Commands commands;
+    private final CallGate gate;
 
-    public CommandCloudProvider(CommandRunner runner, Commands commands) {
+    public CommandCloudProvider(CommandRunner runner, Commands commands, CallGate gate) {
         this.runner = runner;
         this.commands = commands;
+        this.gate = gate;
     }
 
     @Override
@@ -88,17 +90,42 @@ public final class CommandCloudProvider implements CloudProvider {
     }
 
     @Override
-    public void start(List<Instance> instances) throws CloudException, InterruptedException {
-        for (Instance instance : instances) {
-            run("start", commands.start().render(Map.of("instance", instance.id(), "node", instance.nodeName())));
-        }
+    public InstanceResults start(List<Instance> instances) throws InterruptedException {
+        return each("start", commands.start(), instances);
     }
 
     @Override
-    public void stop(List<Instance> instances, StopAction action) throws CloudException, InterruptedException {
+    public InstanceResults stop(List<Instance> instances, StopAction action) throws InterruptedException {
+        return each("stop", commands.stop(), instances);
+    }
+
+    /**
+     * One command per instance. After a capacity refusal or a request to try later, the remaining instances are not
+     * attempted (they would fail the same way); after any other failure the others are still tried.
+     */
+    private InstanceResults each(String which, CommandTemplate template, List<Instance> instances)
+            throws InterruptedException {
+        InstanceResults.Builder results = new InstanceResults.Builder();
+        CloudException stopper = null;
         for (Instance instance : instances) {
-            run("stop", commands.stop().render(Map.of("instance", instance.id(), "node", instance.nodeName())));
+            if (stopper == null && !gate.open()) {
+                stopper = new CloudException("not attempted: " + gate.closedBecause());
+            }
+            if (stopper != null) {
+                results.failed(instance, stopper);
+                continue;
+            }
+            try {
+                run(which, template.render(Map.of("instance", instance.id(), "node", instance.nodeName())));
+                results.done(instance);
+            } catch (CapacityException | ThrottledException e) {
+                results.failed(instance, e);
+                stopper = e;
+            } catch (CloudException e) {
+                results.failed(instance, e);
+            }
         }
+        return results.build();
     }
 
     @Override
@@ -107,9 +134,14 @@ public final class CommandCloudProvider implements CloudProvider {
     }
 
     @Override
-    public List<Instance> create(int count) throws CloudException {
+    public CreateResult create(int count) throws CloudException {
         throw new CloudException("the command provider of pool " + commands.pool() + " cannot create instances: "
                 + "list more instances in " + commands.setting("list"));
+    }
+
+    @Override
+    public String account() {
+        return "command provider of pool " + commands.pool();
     }
 
     @Override

@@ -59,6 +59,7 @@ public final class SimulatedCloud {
         final Map<String, Vm> vms = new LinkedHashMap<>();
         int nextIndex;
         Integer quota;
+        Integer capacityLeft;
         int failingStarts;
         boolean failWithQuota;
         int brokenBoots;
@@ -145,6 +146,14 @@ public final class SimulatedCloud {
     /** At most this many instances of the pool may be active; starting more is a quota error. */
     public synchronized void setQuota(String pool, Integer maxActive) {
         set(pool).quota = maxActive;
+    }
+
+    /**
+     * Only this many more instances of the pool can start (null: no limit): a larger batch starts that many and
+     * fails for the rest with a capacity error, as an Azure batch that half-succeeds.
+     */
+    public synchronized void setCapacityLeft(String pool, Integer instances) {
+        set(pool).capacityLeft = instances;
     }
 
     /** The next {@code count} instances started run, but their node never reports to the scheduler. */
@@ -270,44 +279,62 @@ public final class SimulatedCloud {
         return instances(pool);
     }
 
-    synchronized void start(String pool, List<Instance> instances) throws CloudException {
+    synchronized InstanceResults start(String pool, List<Instance> instances) throws CloudException {
         ScaleSet set = set(pool);
         checkThrottle(set);
         refresh();
         checkStartAllowed(set, instances.size());
+        InstanceResults.Builder results = new InstanceResults.Builder();
         for (Instance instance : instances) {
             Vm vm = set.vms.get(instance.id());
             if (vm == null) {
-                throw new NotFoundException("simulated scale set " + pool + " has no instance " + instance.id());
-            }
-            if (vm.state == PowerState.STOPPED) {
+                results.failed(instance, new NotFoundException("simulated scale set " + pool + " has no instance "
+                        + instance.id()));
+            } else if (vm.state != PowerState.STOPPED) {
+                results.done(instance);
+            } else if (set.capacityLeft != null && set.capacityLeft <= 0) {
+                results.failed(instance, new CapacityException("AllocationFailed: simulated scale set " + pool
+                        + " has no capacity left for " + instance.id()));
+            } else {
+                takeCapacity(set);
                 boot(set, vm);
+                results.done(instance);
             }
         }
+        return results.build();
     }
 
-    synchronized List<Instance> create(String pool, int count) throws CloudException {
+    synchronized CreateResult create(String pool, int count) throws CloudException {
         ScaleSet set = set(pool);
         checkThrottle(set);
         refresh();
         checkStartAllowed(set, count);
         List<Instance> created = new ArrayList<>();
         for (int i = 0; i < count; i++) {
+            if (set.capacityLeft != null && set.capacityLeft <= 0) {
+                return new CreateResult(created, new CapacityException("AllocationFailed: simulated scale set "
+                        + pool + " created " + created.size() + " of " + count + " instances"));
+            }
+            takeCapacity(set);
             Vm vm = set.add();
             boot(set, vm);
             created.add(vm.view());
         }
-        return created;
+        return new CreateResult(created, null);
     }
 
-    synchronized void stop(String pool, List<Instance> instances, StopAction action) throws CloudException {
+    synchronized InstanceResults stop(String pool, List<Instance> instances, StopAction action)
+            throws CloudException {
         ScaleSet set = set(pool);
         checkThrottle(set);
         refresh();
+        InstanceResults.Builder results = new InstanceResults.Builder();
         for (Instance instance : instances) {
             Vm vm = set.vms.get(instance.id());
             if (vm == null) {
-                throw new NotFoundException("simulated scale set " + pool + " has no instance " + instance.id());
+                results.failed(instance, new NotFoundException("simulated scale set " + pool + " has no instance "
+                        + instance.id()));
+                continue;
             }
             if (vm.state.active()) {
                 stops++;
@@ -316,6 +343,14 @@ public final class SimulatedCloud {
             if (action == StopAction.DELETE) {
                 set.vms.remove(vm.id);
             }
+            results.done(instance);
+        }
+        return results.build();
+    }
+
+    private static void takeCapacity(ScaleSet set) {
+        if (set.capacityLeft != null) {
+            set.capacityLeft--;
         }
     }
 

@@ -19,13 +19,13 @@ public final class SimulatedCloudProvider implements CloudProvider {
     }
 
     @Override
-    public void start(List<Instance> instances) throws CloudException {
-        cloud.start(pool, instances);
+    public InstanceResults start(List<Instance> instances) throws CloudException {
+        return cloud.start(pool, instances);
     }
 
     @Override
-    public void stop(List<Instance> instances, StopAction action) throws CloudException {
-        cloud.stop(pool, instances, action);
+    public InstanceResults stop(List<Instance> instances, StopAction action) throws CloudException {
+        return cloud.stop(pool, instances, action);
     }
 
     @Override
@@ -34,8 +34,14 @@ public final class SimulatedCloudProvider implements CloudProvider {
     }
 
     @Override
-    public List<Instance> create(int count) throws CloudException {
+    public CreateResult create(int count) throws CloudException {
         return cloud.create(pool, count);
+    }
+
+    /** Every scale set of one simulated cloud shares its limits, as the pools of one subscription do on Azure. */
+    @Override
+    public String account() {
+        return "simulated cloud";
     }
 
     @Override

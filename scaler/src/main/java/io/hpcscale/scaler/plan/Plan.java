@@ -1,12 +1,15 @@
 package io.hpcscale.scaler.plan;
 
+import io.hpcscale.common.model.StopKind;
 import io.hpcscale.scaler.cloud.Instance;
 import java.util.List;
 
 /**
  * What the scaler should do for one pool this cycle, each action with its reason.
  *
- * @param demand what the queued jobs need, for logging and status
+ * @param queuedJobs             queued (and, when configured, held) jobs of the pool, whatever else is known
+ * @param instancesUnknownBecause why the pool's instances could not be listed, or null when they were
+ * @param demand                 what the queued jobs need, for logging and status; none when the instances are unknown
  */
 public record Plan(
         String pool,
@@ -17,6 +20,8 @@ public record Plan(
         List<Stop> stops,
         List<PowerDone> powerDone,
         List<Note> notes,
+        int queuedJobs,
+        String instancesUnknownBecause,
         Demand demand) {
 
     public Plan {
@@ -51,19 +56,10 @@ public record Plan(
     public record CancelDrain(String node, String reason) {
     }
 
-    /** Stop an instance, for one of three reasons, each re-checked differently just before the stop. */
-    public record Stop(Instance instance, String reason, Kind kind) {
-        public enum Kind {
-            /** The drain handshake is complete. */
-            DRAINED,
-            /** Its node never reported to the scheduler: counted as a failed boot. */
-            BOOT_FAILURE,
-            /** Slurm's power saving asked for it, and the node runs no job; the request is deleted once done. */
-            POWER_SAVING
-        }
-
-        public boolean bootFailure() {
-            return kind == Kind.BOOT_FAILURE;
+    /** Stop an instance; {@link StopGuard} re-checks it, by its kind, just before the call. */
+    public record Stop(Instance instance, String reason, StopKind kind) {
+        public EventKind event() {
+            return kind == StopKind.BOOT_FAILURE ? EventKind.BOOT_TIMEOUT : EventKind.STOP;
         }
     }
 
@@ -72,17 +68,16 @@ public record Plan(
     }
 
     /** A refusal or condition worth an event: why the pool did not do something. */
-    public record Note(Kind kind, String message) {
-        public enum Kind {
-            INSTANCES_UNKNOWN,
-            STALE,
-            BACKOFF,
-            UNSATISFIABLE,
-            AT_MAX,
-            NOTHING_TO_START,
-            WAITING_FOR_JOBS,
-            UNREPORTED_NODE
+    public record Note(EventKind kind, String message) {
+        public Note {
+            if (kind.action()) {
+                throw new IllegalArgumentException(kind + " is an action, not a note");
+            }
         }
+    }
+
+    public boolean instancesKnown() {
+        return instancesUnknownBecause == null;
     }
 
     public boolean isEmpty() {

@@ -1,5 +1,11 @@
 package io.hpcscale.scaler.plan;
 
-/** A plan and the pool history as it stands once the plan is made (before its actions succeed or fail). */
-public record PlanResult(Plan plan, PoolHistory history) {
+import io.hpcscale.common.model.ScalerStateDocument;
+
+/**
+ * A plan, and the pool's state with what this cycle observed (boots that ended, instances found active, actions of
+ * an earlier scaler whose outcome the listing now shows) but none of the plan's actions: those are recorded only
+ * once their outcome is known.
+ */
+public record PlanResult(Plan plan, ScalerStateDocument state) {
 }

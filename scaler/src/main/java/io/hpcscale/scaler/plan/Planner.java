@@ -2,11 +2,15 @@ package io.hpcscale.scaler.plan;
 
 import io.hpcscale.common.config.Durations;
 import io.hpcscale.common.model.DrainDocument;
+import io.hpcscale.common.model.InstanceRecord;
 import io.hpcscale.common.model.JobDocument;
 import io.hpcscale.common.model.JobState;
 import io.hpcscale.common.model.PowerDocument;
+import io.hpcscale.common.model.ScalerStateDocument;
+import io.hpcscale.common.model.StopKind;
 import io.hpcscale.common.model.VmDocument;
 import io.hpcscale.scaler.cloud.Instance;
+import io.hpcscale.scaler.cloud.PowerState;
 import io.hpcscale.scaler.plan.DemandCalculator.Capacity;
 import io.hpcscale.scaler.plan.DemandCalculator.Kind;
 import io.hpcscale.scaler.plan.Plan.CancelDrain;
@@ -23,7 +27,9 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -32,14 +38,17 @@ import java.util.stream.Collectors;
  *
  * <ul>
  *   <li>Nothing is done to a pool whose instances could not be listed: unknown is never zero.</li>
+ *   <li>What the scaler remembers (its state document) is first brought up to date with the listing: an action an
+ *       earlier scaler had asked for is settled by what the cloud now shows, instances found active are recorded,
+ *       boots whose node reported end.</li>
  *   <li>A pool whose agent has not read the scheduler for {@code staleAfter} is frozen: no drain, no stop, no
  *       boot timeout, and no start beyond its min.</li>
  *   <li>Scale-up: queued jobs are packed onto free, booting and drained capacity and new nodes; stopped instances
  *       start before new ones are created; min, max, backoff and the per-cycle step limit bound it.</li>
  *   <li>Scale-down: a node free for the idle timeout and not needed by queued jobs is asked to drain; its instance
- *       is stopped only when the drain handshake is complete ({@link DrainHandshake}).</li>
- *   <li>An instance whose node has not reported within the boot timeout is stopped and counted as a failed boot;
- *       enough failures in a row put the pool in backoff.</li>
+ *       is stopped only when {@link StopGuard} allows it.</li>
+ *   <li>An instance whose node has not reported within the boot timeout is stopped; the failed boot is counted once
+ *       the stop is done, and enough failures in a row put the pool in backoff.</li>
  * </ul>
  */
 public final class Planner {
@@ -68,7 +77,8 @@ public final class Planner {
         final List<Instance> running = new ArrayList<>();
         final List<Instance> booting = new ArrayList<>();
         final List<Instance> stopped = new ArrayList<>();
-        PoolHistory history;
+        final int queuedJobs;
+        ScalerStateDocument memory;
         Create create;
 
         Planning(PoolState state) {
@@ -77,25 +87,25 @@ public final class Planner {
             this.now = state.now();
             state.vms().forEach(vm -> vmsByNode.put(vm.name(), vm));
             state.drains().forEach(d -> drainsByNode.put(d.name(), d));
-            this.history = state.history();
+            this.memory = state.state();
+            this.queuedJobs = (int) state.jobs().stream().filter(this::considered).count();
         }
 
         PlanResult run() {
             if (!s.instances().known()) {
-                notes.add(new Note(Note.Kind.INSTANCES_UNKNOWN, "the instance list is unknown ("
+                notes.add(new Note(EventKind.INSTANCES_UNKNOWN, "the instance list is unknown ("
                         + s.instances().unknownBecause() + "): nothing is started, drained or stopped"));
                 return result(Demand.none());
             }
-            history = history.onlyInstances(s.instances().instances().stream().map(Instance::id)
-                    .collect(Collectors.toSet()));
             boolean fresh = s.agentReadAt() != null && !s.agentReadAt().plus(staleAfter).isBefore(now);
             if (!fresh) {
-                notes.add(new Note(Note.Kind.STALE, s.agentReadAt() == null
+                notes.add(new Note(EventKind.STALE, s.agentReadAt() == null
                         ? "no agent has reported this pool yet: nothing is drained or stopped, nor started beyond min"
                         : "the agent last read the scheduler at " + s.agentReadAt() + ", more than "
                                 + Durations.format(staleAfter) + " ago: nothing is drained or stopped, nor started "
                                 + "beyond min, until it reports again"));
             }
+            observe();
             classifyInstances(fresh);
             if (fresh) {
                 stopFailedBoots();
@@ -116,13 +126,78 @@ public final class Planner {
             return result(demand);
         }
 
+        private boolean considered(JobDocument job) {
+            return job.status() == JobState.Queued || (pool.countHeldJobs() && job.status() == JobState.Hold);
+        }
+
         private PlanResult result(Demand demand) {
             return new PlanResult(new Plan(pool.name(), starts, create, drains, cancels, stops, powerDone, notes,
-                    demand), history);
+                    queuedJobs, s.instances().unknownBecause(), demand), memory);
         }
 
         /**
-         * Instances that hpcscale started (or saw starting) are booting until their node reports to the scheduler;
+         * Brings the stored state up to date with the listing. An action recorded as pending was asked of the cloud
+         * by a scaler that did not live to see its outcome: the listing settles it. Active instances that no record
+         * explains were created by a pending create, or are recorded as found active.
+         */
+        private void observe() {
+            memory = memory.onlyInstances(s.instances().instances().stream().map(Instance::id)
+                    .collect(Collectors.toSet()));
+            ScalerStateDocument.PendingCreate creating = memory.pendingCreate();
+            int attributed = 0;
+            for (Instance instance : sortedByNode(s.instances().instances())) {
+                InstanceRecord record = memory.instance(instance.id()).orElse(null);
+                boolean active = instance.state().active();
+                if (record != null && record.pending() != null) {
+                    record = settle(record, active);
+                }
+                if (record == null && active) {
+                    boolean startingNow = instance.state() == PowerState.STARTING;
+                    if (creating != null && attributed < creating.count()) {
+                        attributed++;
+                        record = InstanceRecord.seenActive(creating.at(), true).started(creating.at(),
+                                creating.reason());
+                    } else {
+                        record = InstanceRecord.seenActive(now, startingNow);
+                    }
+                } else if (record != null && record.booting() && !active) {
+                    record = record.bootEnded();
+                } else if (record != null && !record.booting() && instance.state() == PowerState.STARTING) {
+                    record = record.bootSeen(now);
+                }
+                if (record != null) {
+                    memory = memory.withInstance(instance.id(), record);
+                }
+            }
+            if (creating != null && (attributed >= creating.count()
+                    || !now.isBefore(creating.at().plus(pool.bootTimeout())))) {
+                memory = memory.withPendingCreate(null);
+            } else if (creating != null && attributed > 0) {
+                memory = memory.withPendingCreate(new ScalerStateDocument.PendingCreate(creating.count() - attributed,
+                        creating.at(), creating.reason()));
+            }
+        }
+
+        private InstanceRecord settle(InstanceRecord record, boolean active) {
+            InstanceRecord.Pending pending = record.pending();
+            if (pending.start()) {
+                return active ? record.started(pending.at(), pending.reason()) : record.withPending(null);
+            }
+            if (active) {
+                return record.withPending(null);
+            }
+            if (pending.stopKind() == StopKind.BOOT_FAILURE) {
+                memory = BootFailures.counted(memory, pool, now);
+                if (memory.inBackoff(now)) {
+                    notes.add(new Note(EventKind.BACKOFF, memory.backoffReason() + ": no instance is started until "
+                            + memory.backoffUntil()));
+                }
+            }
+            return record.stopped(pending.at(), pending.stopKind(), pending.reason());
+        }
+
+        /**
+         * Instances that hpcscale started (or found starting) are booting until their node reports to the scheduler;
          * every other running instance is up. A running instance whose node no agent reports is left alone: its
          * node may well run jobs under a mapping hpcscale does not know.
          */
@@ -130,25 +205,21 @@ public final class Planner {
             for (Instance instance : sortedByNode(s.instances().instances())) {
                 VmDocument vm = vmsByNode.get(instance.nodeName());
                 boolean reported = (vm != null && !vm.down()) || s.reportedInAnotherPool(instance.nodeName());
-                boolean startedByUs = history.bootStarts().containsKey(instance.id());
+                InstanceRecord record = memory.instance(instance.id()).orElse(null);
+                boolean bootingRecord = record != null && record.booting();
                 switch (instance.state()) {
-                    case STARTING -> {
-                        booting.add(instance);
-                        if (!startedByUs) {
-                            history = history.booting(instance.id(), now);
-                        }
-                    }
+                    case STARTING -> booting.add(instance);
                     case RUNNING -> {
-                        if (startedByUs && !(fresh && reported)) {
+                        if (bootingRecord && !(fresh && reported)) {
                             booting.add(instance);
                             continue;
                         }
-                        if (startedByUs) {
-                            history = history.booted(instance.id());
+                        if (bootingRecord) {
+                            memory = memory.withInstance(instance.id(), record.bootEnded()).withBootFailures(0);
                         }
                         running.add(instance);
                         if (fresh && vm == null && !s.reportedInAnotherPool(instance.nodeName())) {
-                            notes.add(new Note(Note.Kind.UNREPORTED_NODE, "instance " + instance.id() + " runs but "
+                            notes.add(new Note(EventKind.UNREPORTED_NODE, "instance " + instance.id() + " runs but "
                                     + "no agent reports its node " + instance.nodeName() + " in this pool (check the "
                                     + "pool's queue, partition or nodePattern); hpcscale will not stop it"));
                         }
@@ -161,45 +232,33 @@ public final class Planner {
             }
         }
 
-        /**
-         * Stops instances whose node has not reported within the boot timeout. One the scheduler lists a job on is
-         * left alone, even if the node looks down: only the scheduler can say the job is not running there, and it
-         * takes the job off (requeues it) when it gives up on the node; the boot timeout applies from then on.
-         */
+        /** Stops instances whose node has not reported within the boot timeout, unless {@link StopGuard} says no. */
         private void stopFailedBoots() {
             List<Instance> failed = new ArrayList<>();
             for (Instance instance : booting) {
-                Instant since = history.bootStarts().get(instance.id());
+                Instant since = memory.bootingSince(instance.id());
                 if (since == null || since.plus(pool.bootTimeout()).isAfter(now)) {
                     continue;
                 }
                 VmDocument vm = vmsByNode.get(instance.nodeName());
-                if (vm != null && !vm.idle()) {
-                    notes.add(new Note(Note.Kind.WAITING_FOR_JOBS, "instance " + instance.id() + " is past its boot "
-                            + "timeout, but the scheduler lists " + String.join(", ", vm.jobIds()) + " on its node "
-                            + vm.name() + "; it is stopped only once no job is listed there"));
+                Optional<String> refusal = StopGuard.refusal(StopKind.BOOT_FAILURE, vm, null);
+                if (refusal.isPresent()) {
+                    notes.add(new Note(EventKind.WAITING_FOR_JOBS, "instance " + instance.id() + " is past its boot "
+                            + "timeout, but " + refusal.get() + " (" + String.join(", ", vm.jobIds()) + " on "
+                            + vm.name() + "); it is stopped only once no job is listed there"));
                     continue;
                 }
                 failed.add(instance);
             }
             for (Instance instance : failed) {
                 booting.remove(instance);
-                history = history.bootFailed(instance.id());
                 stops.add(new Stop(instance, "its node " + instance.nodeName() + " did not report to the scheduler "
-                        + "within the boot timeout of " + Durations.format(pool.bootTimeout()), Stop.Kind.BOOT_FAILURE));
-            }
-            if (!failed.isEmpty() && history.consecutiveBootFailures() >= pool.bootFailuresBeforeBackoff()) {
-                String reason = history.consecutiveBootFailures() + " boots in a row failed";
-                history = history.backoff(now.plus(pool.capacityBackoff()), reason);
-                notes.add(new Note(Note.Kind.BACKOFF, reason + ": no instance is started until "
-                        + history.backoffUntil()));
+                        + "within the boot timeout of " + Durations.format(pool.bootTimeout()), StopKind.BOOT_FAILURE));
             }
         }
 
         private Demand demand(int active) {
-            List<JobDocument> considered = s.jobs().stream()
-                    .filter(j -> j.status() == JobState.Queued || (pool.countHeldJobs() && j.status() == JobState.Hold))
-                    .toList();
+            List<JobDocument> considered = s.jobs().stream().filter(this::considered).toList();
             List<Capacity> capacity = new ArrayList<>();
             for (Instance instance : running) {
                 VmDocument vm = vmsByNode.get(instance.nodeName());
@@ -207,10 +266,10 @@ public final class Planner {
                     continue;
                 }
                 int cpus = vm.cpusTotal() > 0 ? vm.cpusTotal() - vm.cpusUsed() : pool.shape().cpus();
-                long memory = vm.memoryMb() > 0 ? vm.memoryMb() - vm.memoryMbUsed() : pool.shape().memoryMb();
+                long memoryMb = vm.memoryMb() > 0 ? vm.memoryMb() - vm.memoryMbUsed() : pool.shape().memoryMb();
                 int gpus = vm.gpus() > 0 ? vm.gpus() - vm.gpusUsed() : pool.shape().gpus();
                 Kind kind = drainsByNode.containsKey(vm.name()) ? Kind.DRAINING : Kind.RUNNING;
-                capacity.add(new Capacity(vm.name(), kind, Math.max(0, cpus), Math.max(0, memory),
+                capacity.add(new Capacity(vm.name(), kind, Math.max(0, cpus), Math.max(0, memoryMb),
                         Math.max(0, gpus), vm.idle() && vm.cpusUsed() == 0));
             }
             for (Instance instance : booting) {
@@ -220,7 +279,7 @@ public final class Planner {
             Demand demand = new DemandCalculator(pool.shape(), pool.max())
                     .compute(considered, capacity, Math.max(0, pool.max() - active));
             for (Demand.Unsatisfiable job : demand.unsatisfiable()) {
-                notes.add(new Note(Note.Kind.UNSATISFIABLE, "job " + job.jobId() + " can never run in this pool: "
+                notes.add(new Note(EventKind.UNSATISFIABLE, "job " + job.jobId() + " can never run in this pool: "
                         + job.reason()));
             }
             return demand;
@@ -230,16 +289,16 @@ public final class Planner {
             int forMin = Math.max(0, pool.min() - active);
             int wanted = Math.max(forMin, fresh ? demand.newNodes() : 0);
             if (demand.jobsBeyondMax() > 0) {
-                notes.add(new Note(Note.Kind.AT_MAX, Words.count(demand.jobsBeyondMax(), "queued job")
+                notes.add(new Note(EventKind.AT_MAX, Words.count(demand.jobsBeyondMax(), "queued job")
                         + (demand.jobsBeyondMax() == 1 ? " needs" : " need") + " more nodes than the pool's max of "
                         + pool.max() + " allows"));
             }
             if (wanted == 0) {
                 return;
             }
-            if (history.inBackoff(now)) {
-                notes.add(new Note(Note.Kind.BACKOFF, "in backoff until " + history.backoffUntil() + " ("
-                        + history.backoffReason() + "): " + wanted + " instances not started"));
+            if (memory.inBackoff(now)) {
+                notes.add(new Note(EventKind.BACKOFF, "in backoff until " + memory.backoffUntil() + " ("
+                        + memory.backoffReason() + "): " + wanted + " instances not started"));
                 return;
             }
             int count = Math.min(Math.min(wanted, pool.max() - active), pool.maxStartPerCycle());
@@ -258,7 +317,7 @@ public final class Planner {
             if (remaining > 0 && s.canCreate()) {
                 create = new Create(remaining, reason);
             } else if (remaining > 0) {
-                notes.add(new Note(Note.Kind.NOTHING_TO_START, remaining + " more instances are needed but none is "
+                notes.add(new Note(EventKind.NOTHING_TO_START, remaining + " more instances are needed but none is "
                         + "stopped and the provider cannot create instances"));
             }
         }
@@ -278,11 +337,11 @@ public final class Planner {
                 VmDocument vm = vmsByNode.get(drain.name());
                 if (demand.drainsToCancel().contains(drain.name())) {
                     cancels.add(new CancelDrain(drain.name(), "queued jobs need it again"));
-                } else if (DrainHandshake.complete(drain, vm)) {
+                } else if (StopGuard.refusal(StopKind.DRAINED, vm, drain).isEmpty()) {
                     stops.add(new Stop(instance, "drained: offline and running no job since the agent's read at "
-                            + vm.seenAt() + ", after the drain request of " + drain.requestedAt(), Stop.Kind.DRAINED));
+                            + vm.seenAt() + ", after the drain request of " + drain.requestedAt(), StopKind.DRAINED));
                 } else if (DrainHandshake.acknowledged(drain, vm)) {
-                    notes.add(new Note(Note.Kind.WAITING_FOR_JOBS, "node " + drain.name() + " is drained but still "
+                    notes.add(new Note(EventKind.WAITING_FOR_JOBS, "node " + drain.name() + " is drained but still "
                             + "runs " + String.join(", ", vm.jobIds()) + "; it is stopped once that ends"));
                 }
             }
@@ -305,7 +364,7 @@ public final class Planner {
                 }
             }
             cancels.forEach(c -> draining.remove(c.node()));
-            int failedBoots = (int) stops.stream().filter(Stop::bootFailure).count();
+            int failedBoots = (int) stops.stream().filter(st -> st.kind() == StopKind.BOOT_FAILURE).count();
             int staying = active - failedBoots - draining.size();
             int room = Math.min(staying - pool.min(), pool.maxStopPerCycle());
             if (room <= 0) {
@@ -335,7 +394,7 @@ public final class Planner {
 
         /**
          * Slurm's power saving decides which nodes run: start the instances of nodes it resumes (within max, backoff
-         * and the step limit), stop those it suspends once their node is seen running no job.
+         * and the step limit), stop those it suspends once {@link StopGuard} allows it.
          */
         private void followPowerRequests(int active, boolean fresh) {
             int startsLeft = Math.min(pool.max() - active, pool.maxStartPerCycle());
@@ -347,37 +406,44 @@ public final class Planner {
                 if (instance == null) {
                     powerDone.add(new Plan.PowerDone(request.name(), "no instance has this node"));
                 } else if (request.action() == PowerDocument.Action.resume) {
-                    if (instance.state().active()) {
-                        powerDone.add(new Plan.PowerDone(request.name(), "its instance is already "
-                                + instance.state().name().toLowerCase(java.util.Locale.ROOT)));
-                    } else if (instance.state() == io.hpcscale.scaler.cloud.PowerState.STOPPED) {
-                        if (history.inBackoff(now)) {
-                            notes.add(new Note(Note.Kind.BACKOFF, "in backoff until " + history.backoffUntil()
-                                    + " (" + history.backoffReason() + "): Slurm's resume of " + request.name()
-                                    + " waits"));
-                        } else if (startsLeft <= 0) {
-                            notes.add(new Note(Note.Kind.AT_MAX, "Slurm asks to resume " + request.name()
-                                    + " but the pool is at its max of " + pool.max() + " or its step limit"));
-                        } else {
-                            startsLeft--;
-                            starts.add(new Start(instance, "Slurm's power saving resumes " + request.name()
-                                    + " for its jobs", drainsByNode.containsKey(request.name()), true));
-                        }
+                    if (resume(request, instance, startsLeft > 0)) {
+                        startsLeft--;
                     }
                 } else if (!instance.state().active()) {
                     powerDone.add(new Plan.PowerDone(request.name(), "its instance is already stopped"));
                 } else if (fresh) {
-                    VmDocument vm = vmsByNode.get(request.name());
-                    if (vm != null && vm.idle()) {
+                    Optional<String> refusal = StopGuard.refusal(StopKind.POWER_SAVING,
+                            vmsByNode.get(request.name()), null);
+                    if (refusal.isEmpty()) {
                         stops.add(new Stop(instance, "Slurm's power saving suspends " + request.name()
-                                + ", which runs no job", Stop.Kind.POWER_SAVING));
+                                + ", which runs no job", StopKind.POWER_SAVING));
                     } else {
-                        notes.add(new Note(Note.Kind.WAITING_FOR_JOBS, "Slurm asks to suspend " + request.name()
-                                + " but the agent " + (vm == null ? "does not report the node" : "sees "
-                                + String.join(", ", vm.jobIds()) + " on it") + "; it waits"));
+                        notes.add(new Note(EventKind.WAITING_FOR_JOBS, "Slurm asks to suspend " + request.name()
+                                + " but " + refusal.get() + "; it waits"));
                     }
                 }
             }
+        }
+
+        /** @return whether it plans a start */
+        private boolean resume(PowerDocument request, Instance instance, boolean room) {
+            if (instance.state().active()) {
+                powerDone.add(new Plan.PowerDone(request.name(), "its instance is already "
+                        + instance.state().name().toLowerCase(Locale.ROOT)));
+            } else if (instance.state() == PowerState.STOPPED) {
+                if (memory.inBackoff(now)) {
+                    notes.add(new Note(EventKind.BACKOFF, "in backoff until " + memory.backoffUntil() + " ("
+                            + memory.backoffReason() + "): Slurm's resume of " + request.name() + " waits"));
+                } else if (!room) {
+                    notes.add(new Note(EventKind.AT_MAX, "Slurm asks to resume " + request.name()
+                            + " but the pool is at its max of " + pool.max() + " or its step limit"));
+                } else {
+                    starts.add(new Start(instance, "Slurm's power saving resumes " + request.name() + " for its jobs",
+                            drainsByNode.containsKey(request.name()), true));
+                    return true;
+                }
+            }
+            return false;
         }
 
         private List<DrainDocument> sortedDrains() {
@@ -391,5 +457,4 @@ public final class Planner {
     private static List<Instance> sortedByNode(List<Instance> instances) {
         return instances.stream().sorted(Comparator.comparing(Instance::nodeName)).toList();
     }
-
 }

@@ -3,6 +3,7 @@ package io.hpcscale.scaler.plan;
 import io.hpcscale.common.model.DrainDocument;
 import io.hpcscale.common.model.JobDocument;
 import io.hpcscale.common.model.PowerDocument;
+import io.hpcscale.common.model.ScalerStateDocument;
 import io.hpcscale.common.model.VmDocument;
 import io.hpcscale.scaler.pool.PoolConfig;
 import java.time.Instant;
@@ -14,6 +15,7 @@ import java.util.Map;
  *
  * @param agentReadAt       when an agent serving this pool last read its scheduler successfully, or null if none has
  * @param canCreate         the provider can add instances when no stopped one is left
+ * @param state             what the scaler remembers of the pool, as stored at the start of the cycle
  * @param poolOfNode        every node the agents report, with its pool: a node of this pool's scale set reported
  *                          in another pool has registered, even if this pool's mapping does not claim it. One map
  *                          for the whole cycle, shared by every pool's state.
@@ -28,7 +30,7 @@ public record PoolState(
         boolean canCreate,
         Map<String, String> poolOfNode,
         Instant agentReadAt,
-        PoolHistory history,
+        ScalerStateDocument state,
         Instant now) {
 
     public PoolState {

@@ -1,6 +1,9 @@
 package io.hpcscale.scaler.pool;
 
+import io.hpcscale.common.config.Component;
+import io.hpcscale.common.config.ConfigCatalog;
 import io.hpcscale.common.config.ConfigException;
+import io.hpcscale.common.config.ConfigLoader;
 import io.hpcscale.common.config.PoolSettings;
 import io.hpcscale.common.config.Settings;
 import java.util.ArrayList;
@@ -11,6 +14,27 @@ import java.util.Map;
 /** The pools of the scaler's configuration, with the checks that span several keys. */
 public final class PoolConfigs {
     private PoolConfigs() {
+    }
+
+    /**
+     * One pool with the shipped default of every setting not given, built by the same path as a configured pool:
+     * what the demo, the simulator and the tests use, so they never drift from what ships.
+     *
+     * @param settings pool properties by name without the {@code pool.<name>.} prefix, e.g. {@code min} → {@code 1}
+     */
+    public static PoolConfig withDefaults(String name, VmShape shape, int max, Map<String, String> settings) {
+        Map<String, String> values = new LinkedHashMap<>();
+        values.put("pool." + name + ".provider", "simulated");
+        values.put("pool." + name + ".cpus", Integer.toString(shape.cpus()));
+        values.put("pool." + name + ".memoryMb", Long.toString(Math.max(1, shape.memoryMb())));
+        values.put("pool." + name + ".gpus", Integer.toString(shape.gpus()));
+        values.put("pool." + name + ".max", Integer.toString(max));
+        settings.forEach((property, value) -> values.put("pool." + name + "." + property, value));
+        return fromSettings(new ConfigLoader(ConfigCatalog.standard()).fromMap(values, Component.SCALER)).get(name);
+    }
+
+    public static PoolConfig withDefaults(String name, VmShape shape, int max) {
+        return withDefaults(name, shape, max, Map.of());
     }
 
     /** @throws ConfigException when no pool is configured or a pool's settings contradict each other */

@@ -7,6 +7,8 @@ import io.hpcscale.common.store.StoreException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
@@ -30,7 +32,7 @@ public final class ScalerEvents {
     private final Duration ttl;
     private final boolean writeDocuments;
     private final List<Listener> listeners = new CopyOnWriteArrayList<>();
-    private final OncePerKey repeatedRefusals = new OncePerKey();
+    private final Map<String, OncePerKey> repeatedRefusals = new ConcurrentHashMap<>();
     private final AtomicLong sequence = new AtomicLong();
 
     public ScalerEvents(DocumentStore store, Duration ttl, boolean writeDocuments) {
@@ -49,33 +51,38 @@ public final class ScalerEvents {
 
     /** A refusal or condition: recorded only when it is new for its pool. */
     void refusal(ScalerEvent event) {
-        if (repeatedRefusals.first(event.pool() + "|" + event.action() + "|" + event.reason())) {
+        if (refusalsOf(event.pool()).first(event.kind() + "|" + event.reason())) {
             record(event);
         } else {
-            log.debug("pool={} {} (still): {}", event.pool(), event.action(), event.reason());
+            log.debug("pool={} {} (still): {}", event.pool(), event.kind(), event.reason());
         }
     }
 
-    /** Called once per cycle, after every pool: refusals not seen this cycle are forgotten. */
-    void endCycle() {
-        repeatedRefusals.endRound();
+    /** Called once per cycle of a pool: its refusals not seen in this cycle are forgotten. */
+    void endPoolCycle(String pool) {
+        refusalsOf(pool).endRound();
+    }
+
+    private OncePerKey refusalsOf(String pool) {
+        return repeatedRefusals.computeIfAbsent(pool, p -> new OncePerKey());
     }
 
     private void record(ScalerEvent event) {
         String instances = event.instances().isEmpty() ? "" : " instance=" + String.join(",", event.instances());
         if (event.failed()) {
-            log.warn("pool={}{} action={} outcome={} reason={}", event.pool(), instances, event.action(),
+            log.warn("pool={}{} action={} outcome={} reason={}", event.pool(), instances, event.kind(),
                     event.outcome(), event.reason());
         } else {
-            log.info("pool={}{} action={} outcome={} reason={}", event.pool(), instances, event.action(),
+            log.info("pool={}{} action={} outcome={} reason={}", event.pool(), instances, event.kind(),
                     event.outcome(), event.reason());
         }
         if (writeDocuments) {
             try {
-                store.upsert(List.of(new EventDocument(nextId(event.at()), event.pool(), event.at(), event.action(),
-                        event.instances(), event.reason(), event.outcome(), ttl.toSeconds())));
+                store.upsert(List.of(new EventDocument(nextId(event.at()), event.pool(), event.at(),
+                        event.kind().wireName(), event.instances(), event.reason(), event.outcome().wire(),
+                        ttl.toSeconds())));
             } catch (StoreException e) {
-                log.warn("pool={} the event of {} could not be stored: {}", event.pool(), event.action(),
+                log.warn("pool={} the event of {} could not be stored: {}", event.pool(), event.kind(),
                         e.getMessage());
             }
         }

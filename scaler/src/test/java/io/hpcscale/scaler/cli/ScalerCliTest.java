@@ -1,7 +1,6 @@
 package io.hpcscale.scaler.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hpcscale.common.model.AgentDocument;
@@ -89,7 +88,7 @@ class ScalerCliTest {
         Run plan = run("plan", "--config", file.toString());
         assertEquals(0, plan.exitCode(), plan.err());
         assertTrue(plan.out().contains("pool sim: 1 queued job considered, 1 more node needed")
-                && plan.out().contains("start        sim_1") && plan.out().contains("1 queued job needs 1 more node"),
+                && plan.out().matches("(?s).*start +sim_1 .*") && plan.out().contains("1 queued job needs 1 more node"),
                 plan.out());
         Run once = run("--config", file.toString(), "once");
         assertEquals(0, once.exitCode(), once.err());
@@ -102,37 +101,9 @@ class ScalerCliTest {
     @Test
     void answersVersionAndHelp() {
         Run help = run("--help");
-        for (String command : List.of("run", "once", "plan", "demo", "documents")) {
+        for (String command : List.of("run", "once", "plan", "documents")) {
             assertTrue(help.out().contains(command), help.out());
         }
         assertTrue(run("--version").out().startsWith("hpcscale-scaler 0."));
-    }
-
-    @Test
-    void simulateNamesTheBadLineOfATraceOrTheUnwritableOutputBeforeReplaying() throws IOException {
-        Path trace = dir.resolve("bad.swf");
-        Files.write(trace, List.of("; MaxNodes: 4", "1 0 0 10 2 -1 -1 2 20", "2 5 x 10"));
-        Run malformed = run("simulate", "--trace", trace.toString());
-        assertEquals(2, malformed.exitCode(), malformed.err());
-        assertTrue(malformed.err().contains("bad.swf line 3: expected at least 9 fields"), malformed.err());
-        assertFalse(malformed.err().contains("Exception"), malformed.err());
-
-        Files.write(trace, List.of("; MaxNodes: 4", "1 0 0 10 2 -1 -1 2 20", "2 5 0 1O 2 -1 -1 2 20"));
-        Run notANumber = run("simulate", "--trace", trace.toString());
-        assertEquals(2, notANumber.exitCode(), notANumber.err());
-        assertTrue(notANumber.err().contains("line 3: a field is not a whole number"), notANumber.err());
-
-        Files.write(trace, List.of("; MaxNodes: 4", "1 0 0 -1 2 -1 -1 2 20"));
-        Run nothingLeft = run("simulate", "--trace", trace.toString());
-        assertEquals(2, nothingLeft.exitCode(), nothingLeft.err());
-        assertTrue(nothingLeft.err().contains("no job of the trace is left to replay"), nothingLeft.err());
-
-        Files.write(trace, List.of("; MaxNodes: 4", "1 0 0 10 2 -1 -1 2 20"));
-        Run noDirectory = run("simulate", "--trace", trace.toString(), "--json",
-                dir.resolve("missing/result.json").toString());
-        assertEquals(2, noDirectory.exitCode(), noDirectory.err());
-        assertTrue(noDirectory.err().contains("--json") && noDirectory.err().contains("does not exist"),
-                noDirectory.err());
-        assertFalse(noDirectory.out().contains("node-hours"), "refused before replaying: " + noDirectory.out());
     }
 }

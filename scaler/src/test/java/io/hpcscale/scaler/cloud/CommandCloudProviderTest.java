@@ -19,13 +19,14 @@ import io.hpcscale.common.model.VmDocument;
 import io.hpcscale.common.store.DocumentStore;
 import io.hpcscale.common.store.InMemoryClusterLoadStore;
 import io.hpcscale.common.time.SettableClock;
-import io.hpcscale.scaler.plan.Planner;
 import io.hpcscale.scaler.pool.PoolConfig;
+import io.hpcscale.scaler.pool.PoolConfigs;
 import io.hpcscale.scaler.pool.StopAction;
 import io.hpcscale.scaler.pool.VmShape;
 import io.hpcscale.scaler.run.PoolRuntime;
 import io.hpcscale.scaler.run.Scaler;
 import io.hpcscale.scaler.run.ScalerEvents;
+import io.hpcscale.scaler.run.TestScalers;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -59,6 +60,7 @@ class CommandCloudProviderTest {
                 exit 0
                 """);
         script("vm-start", """
+                touch "$D/$1.started"
                 [ -f "$D/no-capacity" ] && { echo "no capacity in rack" >&2; exit 69; }
                 nohup sleep 3600 >/dev/null 2>&1 &
                 echo $! > "$D/$1.pid"
@@ -83,7 +85,8 @@ class CommandCloudProviderTest {
         CommandLimits limits = new CommandLimits(Duration.ofSeconds(5), "pool.rack.command.timeout", 1 << 20,
                 "pool.rack.command.list");
         return new CommandCloudProvider(new ZtExecCommandRunner(), CommandCloudProvider.Commands.parse("rack", list,
-                dir.resolve("vm-start") + " {instance}", dir.resolve("vm-stop") + " {instance} {node}", limits));
+                dir.resolve("vm-start") + " {instance}", dir.resolve("vm-stop") + " {instance} {node}", limits),
+                CallGate.ALWAYS_OPEN);
     }
 
     private void script(String name, String body) throws IOException {
@@ -117,14 +120,52 @@ class CommandCloudProviderTest {
     }
 
     @Test
-    void exitStatus69IsACapacityErrorAndOthersCarryStderr() throws Exception {
+    void exitStatus69IsACapacityErrorAndTheRestOfTheBatchIsNotAttempted() throws Exception {
         Files.createFile(dir.resolve("no-capacity"));
-        CapacityException capacity = assertThrows(CapacityException.class,
-                () -> provider.start(List.of(new Instance("vm1", "node1", PowerState.STOPPED))));
-        assertTrue(capacity.getMessage().contains("no capacity in rack"), capacity.getMessage());
-        CloudException stop = assertThrows(CloudException.class,
-                () -> provider.stop(List.of(new Instance("vm3", "node3", PowerState.RUNNING)), StopAction.DEALLOCATE));
-        assertTrue(stop.getMessage().contains("exited with status 3: vm3 (node3) is not running"), stop.getMessage());
+        Instance vm1 = new Instance("vm1", "node1", PowerState.STOPPED);
+        Instance vm2 = new Instance("vm2", "node2", PowerState.STOPPED);
+        InstanceResults results = provider.start(List.of(vm1, vm2));
+        assertTrue(results.done().isEmpty());
+        assertTrue(results.failed().get(vm1) instanceof CapacityException);
+        assertTrue(results.failed().get(vm1).getMessage().contains("no capacity in rack"));
+        assertTrue(results.failed().get(vm2) instanceof CapacityException, "not attempted: it would fail the same");
+        assertEquals(List.of("vm1"), starts(), "one start command ran");
+    }
+
+    @Test
+    void aFailedStopCarriesStderrAndTheOthersAreStillStopped() throws Exception {
+        provider.start(List.of(new Instance("vm1", "node1", PowerState.STOPPED)));
+        Instance vm1 = new Instance("vm1", "node1", PowerState.RUNNING);
+        Instance vm3 = new Instance("vm3", "node3", PowerState.RUNNING);
+        InstanceResults results = provider.stop(List.of(vm3, vm1), StopAction.DEALLOCATE);
+        assertEquals(List.of(vm1), results.done());
+        assertTrue(results.failed().get(vm3).getMessage().contains("exited with status 3: vm3 (node3) is not running"),
+                results.failed().get(vm3).getMessage());
+        assertFalse(alive("vm1"));
+    }
+
+    @Test
+    void noCommandBeginsOnceTheGateCloses() throws Exception {
+        String[] closed = {null};
+        CommandCloudProvider gated = new CommandCloudProvider(new ZtExecCommandRunner(),
+                CommandCloudProvider.Commands.parse("rack", dir.resolve("vm-list").toString(),
+                        dir.resolve("vm-start") + " {instance}", dir.resolve("vm-stop") + " {instance} {node}",
+                        new CommandLimits(Duration.ofSeconds(5), "t", 1 << 20, "l")),
+                () -> closed[0]);
+        Instance vm1 = new Instance("vm1", "node1", PowerState.STOPPED);
+        Instance vm2 = new Instance("vm2", "node2", PowerState.STOPPED);
+        closed[0] = "the scaler is shutting down";
+        InstanceResults results = gated.start(List.of(vm1, vm2));
+        assertTrue(results.done().isEmpty());
+        assertEquals("not attempted: the scaler is shutting down", results.failed().get(vm1).getMessage());
+        assertFalse(alive("vm1") || alive("vm2"));
+    }
+
+    private List<String> starts() throws IOException {
+        try (var files = Files.list(dir)) {
+            return files.map(f -> f.getFileName().toString()).filter(f -> f.endsWith(".started"))
+                    .map(f -> f.substring(0, f.length() - ".started".length())).sorted().toList();
+        }
     }
 
     @Test
@@ -160,10 +201,10 @@ class CommandCloudProviderTest {
         SettableClock clock = new SettableClock(Instant.parse("2026-11-22T10:00:00Z"));
         InMemoryClusterLoadStore memory = new InMemoryClusterLoadStore(clock);
         DocumentStore documents = new DocumentStore(memory);
-        PoolConfig pool = new PoolConfig("rack", new VmShape(16, 65536, 0), 0, 3, Duration.ofMinutes(5),
-                Duration.ofMinutes(20), false, StopAction.POWER_OFF, 10, 10, 3, Duration.ofMinutes(10));
-        Scaler scaler = new Scaler(List.of(new PoolRuntime(pool, provider)), documents,
-                new Planner(Duration.ofMinutes(6)), new ScalerEvents(documents, Duration.ofDays(1), true), false);
+        PoolConfig pool = PoolConfigs.withDefaults("rack", new VmShape(16, 65536, 0), 3,
+                java.util.Map.of("stopAction", "powerOff"));
+        Scaler scaler = TestScalers.scaler(List.of(new PoolRuntime(pool, provider)), documents,
+                new ScalerEvents(documents, Duration.ofDays(1), true), clock, false);
         heartbeat(documents, clock.instant());
         for (String job : List.of("1", "2")) {
             documents.upsert(List.of(new JobDocument(job, "rack", job, "rack", JobState.Queued, 1,

@@ -10,11 +10,15 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hpcscale.common.model.Chunk;
+import io.hpcscale.common.model.InstanceRecord;
 import io.hpcscale.common.model.JobState;
 import io.hpcscale.common.model.NodeJobStatus;
 import io.hpcscale.common.model.Placement;
+import io.hpcscale.common.model.ScalerStateDocument;
+import io.hpcscale.common.model.StopKind;
 import io.hpcscale.scaler.cloud.PowerState;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -33,7 +37,7 @@ class PlannerTest {
         return plan.drains().stream().map(d -> d.instance().nodeName()).toList();
     }
 
-    private static boolean noted(Plan plan, Plan.Note.Kind kind) {
+    private static boolean noted(Plan plan, EventKind kind) {
         return plan.notes().stream().anyMatch(n -> n.kind() == kind);
     }
 
@@ -119,7 +123,7 @@ class PlannerTest {
         }
         Plan plan = pool.plan().plan();
         assertEquals(8, plan.starts().size(), "max 10 with 2 running");
-        assertTrue(noted(plan, Plan.Note.Kind.AT_MAX));
+        assertTrue(noted(plan, EventKind.AT_MAX));
     }
 
     @Test
@@ -157,7 +161,7 @@ class PlannerTest {
     @Test
     void bootingInstancesCountAsCapacity() {
         PoolStateBuilder pool = new PoolStateBuilder().instance(1, PowerState.STARTING).stopped(5);
-        pool.history = PoolHistory.empty().booting(id(1), NOW.minusSeconds(60));
+        pool.booting(1, NOW.minusSeconds(60));
         pool.queued("1", 16);
         assertTrue(pool.plan().plan().starts().isEmpty());
     }
@@ -167,63 +171,119 @@ class PlannerTest {
     @Test
     void anInstanceWhoseNodeNeverReportsIsStoppedAfterTheBootTimeout() {
         PoolStateBuilder pool = new PoolStateBuilder().instance(1, PowerState.RUNNING).instance(2, PowerState.RUNNING);
-        pool.history = PoolHistory.empty().booting(id(1), NOW.minus(Duration.ofMinutes(21)))
-                .booting(id(2), NOW.minus(Duration.ofMinutes(19)));
+        pool.booting(1, NOW.minus(Duration.ofMinutes(21))).booting(2, NOW.minus(Duration.ofMinutes(19)));
         pool.vms.add(vm(1, NodeJobStatus.Free, 0, List.of(), false, true, null, null));
         PlanResult result = pool.plan();
         assertEquals(List.of(id(1)), stopped(result.plan()));
-        assertTrue(result.plan().stops().get(0).bootFailure());
-        assertEquals(1, result.history().consecutiveBootFailures());
-        assertEquals(Map.of(id(2), NOW.minus(Duration.ofMinutes(19))), result.history().bootStarts());
+        assertEquals(StopKind.BOOT_FAILURE, result.plan().stops().get(0).kind());
+        assertEquals(0, result.state().consecutiveBootFailures(), "counted only once the stop is done");
+        assertEquals(NOW.minus(Duration.ofMinutes(19)), result.state().bootingSince(id(2)));
     }
 
     @Test
     void anInstancePastItsBootTimeoutIsNotStoppedWhileTheSchedulerListsAJobOnItsNode() {
         PoolStateBuilder pool = new PoolStateBuilder().instance(1, PowerState.RUNNING);
-        pool.history = PoolHistory.empty().booting(id(1), NOW.minus(Duration.ofMinutes(21)));
+        pool.booting(1, NOW.minus(Duration.ofMinutes(21)));
         pool.vms.add(vm(1, NodeJobStatus.Busy, 0, List.of("17"), false, true, null, null));
         PlanResult withJob = pool.plan();
         assertTrue(withJob.plan().stops().isEmpty(), "a down node the scheduler still lists job 17 on");
-        assertTrue(noted(withJob.plan(), Plan.Note.Kind.WAITING_FOR_JOBS));
-        assertEquals(0, withJob.history().consecutiveBootFailures());
+        assertTrue(noted(withJob.plan(), EventKind.WAITING_FOR_JOBS));
 
         pool.vms.clear();
         pool.vms.add(vm(1, NodeJobStatus.Free, 0, List.of(), false, true, null, null));
-        pool.history = withJob.history();
+        pool.state = withJob.state();
         assertEquals(List.of(id(1)), stopped(pool.plan().plan()), "the scheduler requeued the job");
     }
 
     @Test
     void aNodeThatReportsEndsItsBootAndResetsTheFailures() {
         PoolStateBuilder pool = new PoolStateBuilder().freeNode(1, NOW);
-        pool.history = new PoolHistory(Map.of(id(1), NOW.minusSeconds(300)), 2, null, null);
+        pool.booting(1, NOW.minusSeconds(300));
+        pool.state = pool.state.withBootFailures(2);
         PlanResult result = pool.plan();
         assertTrue(result.plan().stops().isEmpty());
-        assertEquals(0, result.history().consecutiveBootFailures());
-        assertTrue(result.history().bootStarts().isEmpty());
+        assertEquals(0, result.state().consecutiveBootFailures());
+        assertNull(result.state().bootingSince(id(1)));
     }
 
     @Test
-    void repeatedBootFailuresPutThePoolInBackoff() {
-        PoolStateBuilder pool = new PoolStateBuilder().instance(1, PowerState.RUNNING).stopped(3);
-        pool.history = new PoolHistory(Map.of(id(1), NOW.minus(Duration.ofMinutes(25))), 2, null, null);
+    void aFailedBootStopAnEarlierScalerAskedForIsCountedOnceTheListingShowsItStopped() {
+        PoolStateBuilder pool = new PoolStateBuilder().instance(1, PowerState.STOPPED).stopped(3);
+        pool.booting(1, NOW.minus(Duration.ofMinutes(25)));
+        pool.state = pool.state.withBootFailures(2).withInstance(id(1), pool.state.instance(id(1)).orElseThrow()
+                .withPending(new InstanceRecord.Pending(StopKind.BOOT_FAILURE, NOW.minusSeconds(60), "no report")));
         pool.queued("1", 16);
         PlanResult result = pool.plan();
-        assertEquals(NOW.plus(Duration.ofMinutes(10)), result.history().backoffUntil());
+        assertEquals(NOW.plus(Duration.ofMinutes(10)), result.state().backoffUntil());
+        assertEquals(NOW.minusSeconds(60), result.state().instance(id(1)).orElseThrow().stoppedAt());
+        assertNull(result.state().instance(id(1)).orElseThrow().pending());
         assertTrue(result.plan().starts().isEmpty(), "no start in the cycle that set the backoff");
-        assertTrue(noted(result.plan(), Plan.Note.Kind.BACKOFF));
+        assertTrue(noted(result.plan(), EventKind.BACKOFF));
+    }
+
+    @Test
+    void aPendingStopOfAnInstanceStillRunningIsForgottenAndDecidedAgain() {
+        PoolStateBuilder pool = new PoolStateBuilder().instance(1, PowerState.RUNNING);
+        pool.booting(1, NOW.minus(Duration.ofMinutes(25)));
+        pool.state = pool.state.withInstance(id(1), pool.state.instance(id(1)).orElseThrow()
+                .withPending(new InstanceRecord.Pending(StopKind.BOOT_FAILURE, NOW.minusSeconds(60), "no report")));
+        PlanResult result = pool.plan();
+        assertEquals(0, result.state().consecutiveBootFailures());
+        assertEquals(List.of(id(1)), stopped(result.plan()), "still past its boot timeout: stopped again");
+        assertNull(result.state().instance(id(1)).orElseThrow().pending());
+    }
+
+    @Test
+    void aPendingStartOfAnInstanceNowActiveBootsFromTheRequest() {
+        PoolStateBuilder pool = new PoolStateBuilder().instance(1, PowerState.RUNNING).instance(2, PowerState.STOPPED);
+        Instant asked = NOW.minus(Duration.ofMinutes(21));
+        for (int i = 1; i <= 2; i++) {
+            pool.state = pool.state.withInstance(id(i), InstanceRecord.blank()
+                    .withPending(new InstanceRecord.Pending(null, asked, "queued jobs")));
+        }
+        PlanResult result = pool.plan();
+        assertEquals(asked, result.state().bootingSince(id(1)), "its boot is timed from the start request");
+        assertEquals(List.of(id(1)), stopped(result.plan()), "and it is past its boot timeout");
+        assertNull(result.state().instance(id(2)).orElseThrow().pending(), "the start of the stopped one never "
+                + "happened");
+        assertNull(result.state().bootingSince(id(2)));
+    }
+
+    @Test
+    void instancesFoundActiveAfterAPendingCreateAreItsBoots() {
+        PoolStateBuilder pool = new PoolStateBuilder().instance(1, PowerState.RUNNING).instance(2, PowerState.RUNNING)
+                .freeNode(3, NOW.minusSeconds(30));
+        Instant asked = NOW.minus(Duration.ofMinutes(21));
+        pool.state = pool.state.withInstance(id(3), InstanceRecord.seenActive(NOW.minus(Duration.ofHours(1)), false))
+                .withPendingCreate(new ScalerStateDocument.PendingCreate(2, asked, "2 queued jobs"));
+        PlanResult result = pool.plan();
+        assertEquals(asked, result.state().bootingSince(id(1)));
+        assertEquals(asked, result.state().bootingSince(id(2)));
+        assertEquals("2 queued jobs", result.state().instance(id(1)).orElseThrow().startReason());
+        assertNull(result.state().pendingCreate());
+        assertEquals(List.of(id(1), id(2)), stopped(result.plan()), "never reported within the boot timeout");
+    }
+
+    @Test
+    void anActiveInstanceNoRecordExplainsIsRecordedAsFoundNotStarted() {
+        PoolStateBuilder pool = new PoolStateBuilder().instance(1, PowerState.STARTING).freeNode(2, NOW);
+        PlanResult result = pool.plan();
+        assertEquals(NOW, result.state().bootingSince(id(1)), "its boot is timed from when it was first seen");
+        assertFalse(result.state().instance(id(1)).orElseThrow().startedByHpcscale());
+        assertNull(result.state().bootingSince(id(2)));
+        assertEquals(NOW, result.state().instance(id(2)).orElseThrow().startedAt());
     }
 
     @Test
     void aPoolInBackoffAfterACapacityErrorStartsNothing() {
         PoolStateBuilder pool = new PoolStateBuilder().stopped(3);
-        pool.history = PoolHistory.empty().backoff(NOW.plusSeconds(300), "capacity error: AllocationFailed");
+        pool.state = pool.state.backoff(NOW.plusSeconds(300), "capacity error: AllocationFailed");
         pool.queued("1", 16);
         Plan plan = pool.plan().plan();
         assertTrue(plan.starts().isEmpty());
-        assertTrue(plan.notes().stream().anyMatch(n -> n.kind() == Plan.Note.Kind.BACKOFF
+        assertTrue(plan.notes().stream().anyMatch(n -> n.kind() == EventKind.BACKOFF
                 && n.message().contains("AllocationFailed")));
-        pool.history = PoolHistory.empty().backoff(NOW.minusSeconds(1), "over");
+        pool.state = pool.state.backoff(NOW.minusSeconds(1), "over");
         assertEquals(1, pool.plan().plan().starts().size(), "the backoff has passed");
     }
 
@@ -232,9 +292,9 @@ class PlannerTest {
         PoolStateBuilder pool = new PoolStateBuilder().instance(1, PowerState.RUNNING);
         PlanResult result = pool.plan();
         assertTrue(result.plan().stops().isEmpty() && result.plan().drains().isEmpty());
-        assertTrue(noted(result.plan(), Plan.Note.Kind.UNREPORTED_NODE));
+        assertTrue(noted(result.plan(), EventKind.UNREPORTED_NODE));
         pool.poolOfNode.put(node(1), "other");
-        assertFalse(noted(pool.plan().plan(), Plan.Note.Kind.UNREPORTED_NODE), "reported by another pool");
+        assertFalse(noted(pool.plan().plan(), EventKind.UNREPORTED_NODE), "reported by another pool");
     }
 
     // ---- scale-down --------------------------------------------------------------------------------------------
@@ -284,7 +344,7 @@ class PlannerTest {
                 NOW.minusSeconds(120)));
         Plan plan = pool.plan().plan();
         assertEquals(List.of(id(1)), stopped(plan));
-        assertFalse(plan.stops().get(0).bootFailure());
+        assertEquals(StopKind.DRAINED, plan.stops().get(0).kind());
     }
 
     @Test
@@ -294,7 +354,7 @@ class PlannerTest {
         pool.replaceVm(1, vm(1, NodeJobStatus.Busy, 16, List.of("late"), true, false, NOW, NOW.minusSeconds(120)));
         Plan plan = pool.plan().plan();
         assertTrue(plan.stops().isEmpty());
-        assertTrue(plan.notes().stream().anyMatch(n -> n.kind() == Plan.Note.Kind.WAITING_FOR_JOBS
+        assertTrue(plan.notes().stream().anyMatch(n -> n.kind() == EventKind.WAITING_FOR_JOBS
                 && n.message().contains("still runs late")));
     }
 
@@ -330,10 +390,10 @@ class PlannerTest {
         pool.agentReadAt = NOW.minus(Duration.ofMinutes(7));
         Plan plan = pool.plan().plan();
         assertTrue(plan.drains().isEmpty() && plan.stops().isEmpty() && plan.starts().isEmpty());
-        assertTrue(plan.notes().stream().anyMatch(n -> n.kind() == Plan.Note.Kind.STALE
+        assertTrue(plan.notes().stream().anyMatch(n -> n.kind() == EventKind.STALE
                 && n.message().contains("more than 6m ago")), plan.notes().toString());
         pool.agentReadAt = null;
-        assertTrue(noted(pool.plan().plan(), Plan.Note.Kind.STALE));
+        assertTrue(noted(pool.plan().plan(), EventKind.STALE));
     }
 
     @Test
@@ -388,8 +448,8 @@ class PlannerTest {
         pool.powerRequests.add(power(2, io.hpcscale.common.model.PowerDocument.Action.suspend));
         Plan plan = pool.plan().plan();
         assertEquals(List.of(id(1)), stopped(plan));
-        assertEquals(Plan.Stop.Kind.POWER_SAVING, plan.stops().get(0).kind());
-        assertTrue(noted(plan, Plan.Note.Kind.WAITING_FOR_JOBS));
+        assertEquals(StopKind.POWER_SAVING, plan.stops().get(0).kind());
+        assertTrue(noted(plan, EventKind.WAITING_FOR_JOBS));
         pool.agentReadAt = NOW.minus(Duration.ofMinutes(30));
         assertTrue(pool.plan().plan().stops().isEmpty(), "not on stale data");
     }
@@ -404,8 +464,8 @@ class PlannerTest {
         }
         Plan plan = pool.plan().plan();
         assertEquals(2, plan.starts().size());
-        assertTrue(noted(plan, Plan.Note.Kind.AT_MAX));
-        pool.history = PoolHistory.empty().backoff(NOW.plusSeconds(60), "capacity");
+        assertTrue(noted(plan, EventKind.AT_MAX));
+        pool.state = pool.state.backoff(NOW.plusSeconds(60), "capacity");
         assertTrue(pool.plan().plan().starts().isEmpty());
     }
 }

@@ -1,16 +1,18 @@
 package io.hpcscale.scaler.plan;
 
 import io.hpcscale.common.model.Chunk;
+import io.hpcscale.common.model.InstanceRecord;
 import io.hpcscale.common.model.DrainDocument;
 import io.hpcscale.common.model.JobDocument;
 import io.hpcscale.common.model.JobState;
 import io.hpcscale.common.model.NodeJobStatus;
 import io.hpcscale.common.model.Placement;
+import io.hpcscale.common.model.ScalerStateDocument;
 import io.hpcscale.common.model.VmDocument;
 import io.hpcscale.scaler.cloud.Instance;
 import io.hpcscale.scaler.cloud.PowerState;
 import io.hpcscale.scaler.pool.PoolConfig;
-import io.hpcscale.scaler.pool.StopAction;
+import io.hpcscale.scaler.pool.PoolConfigs;
 import io.hpcscale.scaler.pool.VmShape;
 import java.time.Duration;
 import java.time.Instant;
@@ -30,7 +32,7 @@ final class PoolStateBuilder {
     boolean countHeld = false;
     boolean canCreate = false;
     Instant agentReadAt = NOW.minusSeconds(30);
-    PoolHistory history = PoolHistory.empty();
+    ScalerStateDocument state = ScalerStateDocument.empty("p");
     InstanceList unknown;
     final List<JobDocument> jobs = new ArrayList<>();
     final List<VmDocument> vms = new ArrayList<>();
@@ -49,8 +51,15 @@ final class PoolStateBuilder {
     }
 
     PoolConfig config() {
-        return new PoolConfig("p", new VmShape(16, 65536, 0), min, max, Duration.ofMinutes(5), Duration.ofMinutes(20),
-                countHeld, StopAction.DEALLOCATE, maxStart, maxStop, 3, Duration.ofMinutes(10), powerSaving);
+        return PoolConfigs.withDefaults("p", new VmShape(16, 65536, 0), max, Map.of("min", Integer.toString(min),
+                "countHeldJobs", Boolean.toString(countHeld), "maxStartPerCycle", Integer.toString(maxStart),
+                "maxStopPerCycle", Integer.toString(maxStop), "slurmPowerSaving", Boolean.toString(powerSaving)));
+    }
+
+    /** Instance i was started by hpcscale at {@code since} and its node has not reported yet. */
+    PoolStateBuilder booting(int i, Instant since) {
+        state = state.withInstance(id(i), InstanceRecord.blank().started(since, "test"));
+        return this;
     }
 
     PoolStateBuilder instance(int i, PowerState state) {
@@ -112,7 +121,7 @@ final class PoolStateBuilder {
 
     PoolState build() {
         return new PoolState(config(), jobs, vms, drains, powerRequests, unknown != null ? unknown : InstanceList.of(instances),
-                canCreate, poolOfNode, agentReadAt, history, NOW);
+                canCreate, poolOfNode, agentReadAt, state, NOW);
     }
 
     PlanResult plan() {

@@ -23,12 +23,10 @@ import io.hpcscale.common.time.SettableClock;
 import io.hpcscale.scaler.cloud.Instance;
 import io.hpcscale.scaler.cloud.PowerState;
 import io.hpcscale.scaler.cloud.SimulatedCloud;
-import io.hpcscale.scaler.plan.Planner;
+import io.hpcscale.scaler.plan.EventKind;
 import io.hpcscale.scaler.pool.PoolConfig;
-import io.hpcscale.scaler.pool.StopAction;
+import io.hpcscale.scaler.pool.PoolConfigs;
 import io.hpcscale.scaler.pool.VmShape;
-import io.hpcscale.scaler.sim.SimJob;
-import io.hpcscale.scaler.sim.SimulatedCluster;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -37,14 +35,13 @@ import org.junit.jupiter.api.Test;
 
 /** The scaler's cycle with fakes: documents written by hand, instances in a simulated cloud. */
 class ScalerTest {
-    private final SettableClock clock = new SettableClock(Clusters.START);
+    private final SettableClock clock = new SettableClock(Instant.parse("2026-11-22T08:00:00Z"));
     private final InMemoryClusterLoadStore memory = new InMemoryClusterLoadStore(clock);
     private final SimulatedCloud cloud = new SimulatedCloud(clock);
     private final List<ScalerEvent> events = new ArrayList<>();
 
     private static PoolConfig pool(String name, int max) {
-        return new PoolConfig(name, new VmShape(16, 65536, 0), 0, max, Duration.ofMinutes(5), Duration.ofMinutes(20),
-                false, StopAction.DEALLOCATE, 100, 10, 3, Duration.ofMinutes(10));
+        return PoolConfigs.withDefaults(name, new VmShape(16, 65536, 0), max);
     }
 
     private Scaler scaler(ClusterLoadStore store, boolean dryRun, PoolConfig... pools) {
@@ -58,7 +55,7 @@ class ScalerTest {
             }
             runtimes.add(new PoolRuntime(pool, cloud.provider(pool.name())));
         }
-        return new Scaler(runtimes, documents, new Planner(Duration.ofMinutes(6)), recorder, dryRun);
+        return TestScalers.scaler(runtimes, documents, recorder, clock, dryRun);
     }
 
     private void agentReported(String... pools) {
@@ -75,8 +72,8 @@ class ScalerTest {
         return cloud.instances(pool).stream().filter(i -> i.state().active()).count();
     }
 
-    private List<ScalerEvent> eventsOf(String action) {
-        return events.stream().filter(e -> e.action().equals(action)).toList();
+    private List<ScalerEvent> eventsOf(EventKind kind) {
+        return events.stream().filter(e -> e.kind() == kind).toList();
     }
 
     @Test
@@ -89,8 +86,8 @@ class ScalerTest {
         clock.advance(Duration.ofMinutes(1));
         agentReported("a");
         scaler.runOnce(clock.instant());
-        assertEquals(1, eventsOf("start").size());
-        assertEquals(1, eventsOf("unsatisfiable").size(), "the same refusal is not recorded every cycle");
+        assertEquals(1, eventsOf(EventKind.START).size());
+        assertEquals(1, eventsOf(EventKind.UNSATISFIABLE).size(), "the same refusal is not recorded every cycle");
         List<EventDocument> stored = new DocumentStore(memory).inPool(DocumentType.EVENTS, "a", EventDocument.class);
         assertEquals(2, stored.size());
         assertTrue(stored.stream().anyMatch(e -> e.action().equals("start") && e.outcome().equals("ok")
@@ -107,7 +104,7 @@ class ScalerTest {
         scaler.runOnce(clock.instant());
         assertEquals(0, active("a"));
         assertEquals(written, memory.documentsWritten(), "no drain, no event document");
-        assertEquals("dry-run", eventsOf("start").get(0).outcome());
+        assertEquals(Outcome.DRY_RUN, eventsOf(EventKind.START).get(0).outcome());
     }
 
     @Test
@@ -120,9 +117,10 @@ class ScalerTest {
         scaler.runOnce(clock.instant());
         assertEquals(0, active("a"));
         assertEquals(1, active("b"));
-        assertTrue(eventsOf("start").stream().anyMatch(e -> e.pool().equals("a") && e.outcome().startsWith(
+        assertTrue(eventsOf(EventKind.START).stream().anyMatch(e -> e.pool().equals("a")
+                && e.outcome().wire().startsWith(
                 "failed: AllocationFailed")));
-        assertTrue(eventsOf("backoff").stream().anyMatch(e -> e.pool().equals("a")));
+        assertTrue(eventsOf(EventKind.BACKOFF).stream().anyMatch(e -> e.pool().equals("a")));
 
         clock.advance(Duration.ofMinutes(5));
         agentReported("a", "b");
@@ -144,7 +142,8 @@ class ScalerTest {
         }
         scaler.runOnce(clock.instant());
         assertEquals(2, active("a"));
-        assertTrue(eventsOf("start").stream().anyMatch(e -> e.outcome().startsWith("failed: quota; retrying with 2")));
+        assertTrue(eventsOf(EventKind.START).stream()
+                .anyMatch(e -> e.outcome().wire().startsWith("failed: quota; retrying with 2")));
     }
 
     @Test
@@ -155,7 +154,7 @@ class ScalerTest {
         queued("a", "1", 16);
         scaler.runOnce(clock.instant());
         assertEquals(0, active("a"));
-        assertTrue(eventsOf("instances-unknown").get(0).reason().contains("429"));
+        assertTrue(eventsOf(EventKind.INSTANCES_UNKNOWN).get(0).reason().contains("429"));
         clock.advance(Duration.ofMinutes(1));
         agentReported("a");
         scaler.runOnce(clock.instant());
@@ -182,7 +181,8 @@ class ScalerTest {
         agentReported("a");
         scaler.runOnce(clock.instant());
         assertEquals(1, active("a"));
-        assertEquals("refused: a fresh read no longer shows it drained and empty", eventsOf("stop").get(0).outcome());
+        assertEquals(Outcome.refused("the agent does not show it drained and empty since the drain request"),
+                eventsOf(EventKind.STOP).get(0).outcome());
     }
 
     @Test
@@ -195,41 +195,15 @@ class ScalerTest {
         agentReported("a");
         queued("a", "1", 16);
         scaler.runOnce(clock.instant());
-        assertEquals(1, eventsOf("start").size());
+        assertEquals(1, eventsOf(EventKind.START).size());
 
         documents.upsert(List.of(downVm(List.of("1"))));
         clock.advance(Duration.ofMinutes(21));
         agentReported("a");
         scaler.runOnce(clock.instant());
         assertTrue(cloud.instances("a").get(0).state().active(), "the instance the job is listed on still runs");
-        assertEquals("refused: the scheduler now lists a job on its node", eventsOf("boot-timeout").get(0).outcome());
-    }
-
-    @Test
-    void anEvictedSpotInstanceIsStartedAgainWhileDemandRemains() throws Exception {
-        SimulatedCluster cluster = Clusters.cluster(Clusters.pool(0, 2, Duration.ofMinutes(5)), 2,
-                Duration.ofMinutes(1));
-        cluster.scheduler().submit(new SimJob("long", "p", cluster.clock().instant(), 1, Duration.ofHours(1),
-                Duration.ofHours(2), false));
-        for (int i = 0; i < 4; i++) {
-            cluster.agentCycle();
-            cluster.scalerCycle();
-            cluster.clock().advance(Duration.ofMinutes(1));
-        }
-        assertEquals(1, cluster.scheduler().runningJobs());
-        Instance victim = cluster.cloud().instances("p").stream().filter(i -> i.state() == PowerState.RUNNING)
-                .findFirst().orElseThrow();
-        cluster.cloud().evict("p", victim.id());
-        assertEquals(1, cluster.scheduler().queuedJobs(), "the scheduler requeued the job");
-        for (int i = 0; i < 4; i++) {
-            cluster.agentCycle();
-            cluster.scalerCycle();
-            cluster.clock().advance(Duration.ofMinutes(1));
-        }
-        cluster.scheduler().step();
-        assertEquals(1, cluster.scheduler().runningJobs(), "running again on a restarted instance");
-        assertEquals(1, cluster.scheduler().evictedJobs());
-        assertTrue(cluster.scheduler().violations().isEmpty());
+        assertEquals(Outcome.refused("the scheduler lists a job on its node"),
+                eventsOf(EventKind.BOOT_TIMEOUT).get(0).outcome());
     }
 
     private VmDocument vm(String name, NodeJobStatus status, List<String> jobs, Instant drainRequestedAt) {

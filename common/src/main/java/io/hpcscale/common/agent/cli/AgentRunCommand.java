@@ -1,6 +1,7 @@
 package io.hpcscale.common.agent.cli;
 
 import io.hpcscale.common.cli.RootCommand;
+import io.hpcscale.common.config.Settings;
 import io.hpcscale.common.loop.ServiceLoop;
 import java.time.Clock;
 import java.util.concurrent.Callable;
@@ -9,7 +10,10 @@ import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ParentCommand;
 
-/** The service: a cycle every {@code agent.interval} until stopped (SIGTERM ends it after the cycle in progress). */
+/**
+ * The service: a cycle every {@code agent.interval} until SIGTERM or SIGINT, which let the cycle in progress (and the
+ * scheduler command in flight) finish, bounded by {@code agent.shutdownGrace}, then exit 0.
+ */
 @Command(mixinStandardHelpOptions = true, versionProvider = io.hpcscale.common.cli.Version.class, name = "run", description = "Run the agent: one cycle every agent.interval, until stopped.")
 final class AgentRunCommand implements Callable<Integer> {
     private static final Logger log = LoggerFactory.getLogger(AgentRunCommand.class);
@@ -26,11 +30,15 @@ final class AgentRunCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         Clock clock = Clock.systemUTC();
-        try (AgentRuntime runtime = AgentRuntime.start(root.loadSettings(), definition, clock)) {
-            ServiceLoop loop = new ServiceLoop(clock, runtime.interval(), now -> runtime.agent().runOnce(now));
+        Settings settings = root.loadSettings();
+        try (AgentRuntime runtime = AgentRuntime.start(settings, definition, clock)) {
+            ServiceLoop loop = new ServiceLoop(clock, runtime.interval(), now -> {
+                runtime.agent().runOnce(now);
+                return null;
+            });
             log.info("{} started as {}, a cycle every {}s", root.component().programName(), runtime.agent().id(),
                     runtime.interval().toSeconds());
-            loop.runUntilShutdown(runtime.interval().plusSeconds(30));
+            loop.runUntilShutdown(settings.duration("agent.shutdownGrace"), () -> { });
             log.info("{} stopped", root.component().programName());
         }
         return 0;

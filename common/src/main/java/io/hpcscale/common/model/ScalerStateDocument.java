@@ -1,0 +1,127 @@
+package io.hpcscale.common.model;
+
+import java.time.Instant;
+import java.util.Collections;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * What the scaler remembers about one pool between cycles: per instance when it was started or stopped and why,
+ * boots in progress, failed boots, backoff and throttle deadlines, actions whose outcome is not known yet, and the
+ * last action. It lives in the store so that a scaler killed at any moment, or a standby taking over, continues where
+ * the last one stopped. It is replaced only with a matching ETag.
+ *
+ * @param instances               by instance id, in id order
+ * @param consecutiveBootFailures failed boots since the last boot that succeeded
+ * @param backoffUntil            the pool starts nothing before this, or null
+ * @param throttledUntil          the pool's cloud asked not to be called before this, or null
+ * @param pendingCreate           instances asked of the cloud whose creation is not confirmed yet, or null
+ * @param lastAction              the most recent action, or null
+ */
+public record ScalerStateDocument(
+        String poolName,
+        SortedMap<String, InstanceRecord> instances,
+        int consecutiveBootFailures,
+        Instant backoffUntil,
+        String backoffReason,
+        Instant throttledUntil,
+        PendingCreate pendingCreate,
+        LastAction lastAction) implements ClusterLoadDocument {
+
+    /** A create written down before the call: instances found active that no record explains are attributed to it. */
+    public record PendingCreate(int count, Instant at, String reason) {
+    }
+
+    public ScalerStateDocument {
+        Objects.requireNonNull(poolName, "poolName");
+        instances = Collections.unmodifiableSortedMap(new TreeMap<>(instances));
+    }
+
+    public static ScalerStateDocument empty(String poolName) {
+        return new ScalerStateDocument(poolName, new TreeMap<>(), 0, null, null, null, null, null);
+    }
+
+    public static String idFor(String poolName) {
+        return "state-" + CosmosIds.encode(poolName);
+    }
+
+    @Override
+    public String id() {
+        return idFor(poolName);
+    }
+
+    @Override
+    public DocumentType type() {
+        return DocumentType.SCALER_STATE;
+    }
+
+    public Optional<InstanceRecord> instance(String instanceId) {
+        return Optional.ofNullable(instances.get(instanceId));
+    }
+
+    /** When the instance's boot began, or null if it is not booting. */
+    public Instant bootingSince(String instanceId) {
+        InstanceRecord record = instances.get(instanceId);
+        return record == null ? null : record.bootingSince();
+    }
+
+    public boolean inBackoff(Instant now) {
+        return backoffUntil != null && now.isBefore(backoffUntil);
+    }
+
+    public boolean throttled(Instant now) {
+        return throttledUntil != null && now.isBefore(throttledUntil);
+    }
+
+    public ScalerStateDocument withInstance(String instanceId, InstanceRecord record) {
+        SortedMap<String, InstanceRecord> changed = new TreeMap<>(instances);
+        changed.put(instanceId, record);
+        return new ScalerStateDocument(poolName, changed, consecutiveBootFailures, backoffUntil, backoffReason,
+                throttledUntil, pendingCreate, lastAction);
+    }
+
+    public ScalerStateDocument withoutInstance(String instanceId) {
+        SortedMap<String, InstanceRecord> changed = new TreeMap<>(instances);
+        changed.remove(instanceId);
+        return new ScalerStateDocument(poolName, changed, consecutiveBootFailures, backoffUntil, backoffReason,
+                throttledUntil, pendingCreate, lastAction);
+    }
+
+    /** Forgets instances the cloud no longer has. */
+    public ScalerStateDocument onlyInstances(Set<String> instanceIds) {
+        SortedMap<String, InstanceRecord> kept = new TreeMap<>(instances);
+        kept.keySet().retainAll(instanceIds);
+        return new ScalerStateDocument(poolName, kept, consecutiveBootFailures, backoffUntil, backoffReason,
+                throttledUntil, pendingCreate, lastAction);
+    }
+
+    public ScalerStateDocument withBootFailures(int failures) {
+        return new ScalerStateDocument(poolName, instances, failures, backoffUntil, backoffReason, throttledUntil,
+                pendingCreate, lastAction);
+    }
+
+    /** Starts nothing until {@code until}; the count of failed boots begins again. */
+    public ScalerStateDocument backoff(Instant until, String reason) {
+        return new ScalerStateDocument(poolName, instances, 0, until, reason, throttledUntil, pendingCreate,
+                lastAction);
+    }
+
+    public ScalerStateDocument throttle(Instant until) {
+        return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
+                until, pendingCreate, lastAction);
+    }
+
+    public ScalerStateDocument withPendingCreate(PendingCreate pending) {
+        return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
+                throttledUntil, pending, lastAction);
+    }
+
+    public ScalerStateDocument withLastAction(LastAction action) {
+        return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
+                throttledUntil, pendingCreate, action);
+    }
+}

@@ -1,0 +1,60 @@
+package io.hpcscale.scaler.plan;
+
+import java.util.Arrays;
+import java.util.Optional;
+
+/**
+ * What the scaler did, or declined to do and why: the one vocabulary of its log lines, events documents, the
+ * {@code plan} and {@code once} output, the simulator and the tests.
+ */
+public enum EventKind {
+    START("start", true),
+    CREATE("create", true),
+    STOP("stop", true),
+    BOOT_TIMEOUT("boot-timeout", true),
+    DRAIN("drain", true),
+    CANCEL_DRAIN("cancel-drain", true),
+    POWER_REQUEST_DONE("power-request-done", true),
+
+    /** The pool's instances could not be listed: nothing is done to it. */
+    INSTANCES_UNKNOWN("instances-unknown", false),
+    /** The pool's agent has not read the scheduler recently: scale-down is frozen. */
+    STALE("stale", false),
+    BACKOFF("backoff", false),
+    UNSATISFIABLE("unsatisfiable", false),
+    AT_MAX("at-max", false),
+    NOTHING_TO_START("nothing-to-start", false),
+    WAITING_FOR_JOBS("waiting-for-jobs", false),
+    UNREPORTED_NODE("unreported-node", false),
+    THROTTLED("throttled", false),
+    /** The pool's previous operation is still running: it is not planned again until that ends. */
+    BUSY("busy", false),
+    /** The scaler's memory of the pool cannot be read or written: the pool is not acted on. */
+    STATE_UNAVAILABLE("state-unavailable", false);
+
+    private final String wireName;
+    private final boolean action;
+
+    EventKind(String wireName, boolean action) {
+        this.wireName = wireName;
+        this.action = action;
+    }
+
+    public String wireName() {
+        return wireName;
+    }
+
+    /** An action changes something; every other kind is a refusal or a condition worth recording. */
+    public boolean action() {
+        return action;
+    }
+
+    public static Optional<EventKind> fromWireName(String name) {
+        return Arrays.stream(values()).filter(k -> k.wireName.equals(name)).findFirst();
+    }
+
+    @Override
+    public String toString() {
+        return wireName;
+    }
+}

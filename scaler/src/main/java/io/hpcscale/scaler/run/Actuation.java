@@ -1,0 +1,461 @@
+package io.hpcscale.scaler.run;
+
+import io.hpcscale.common.model.CosmosIds;
+import io.hpcscale.common.model.DocumentKey;
+import io.hpcscale.common.model.DrainDocument;
+import io.hpcscale.common.model.InstanceRecord;
+import io.hpcscale.common.model.LastAction;
+import io.hpcscale.common.model.PowerDocument;
+import io.hpcscale.common.model.ScalerStateDocument;
+import io.hpcscale.common.model.StopKind;
+import io.hpcscale.common.model.VmDocument;
+import io.hpcscale.common.store.DocumentStore;
+import io.hpcscale.common.store.EtagConflictException;
+import io.hpcscale.common.store.StoreException;
+import io.hpcscale.scaler.cloud.CapacityException;
+import io.hpcscale.scaler.cloud.CloudException;
+import io.hpcscale.scaler.cloud.CreateResult;
+import io.hpcscale.scaler.cloud.Instance;
+import io.hpcscale.scaler.cloud.InstanceResults;
+import io.hpcscale.scaler.cloud.QuotaException;
+import io.hpcscale.scaler.cloud.ThrottledException;
+import io.hpcscale.scaler.plan.BootFailures;
+import io.hpcscale.scaler.plan.EventKind;
+import io.hpcscale.scaler.plan.Plan;
+import io.hpcscale.scaler.plan.StopGuard;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Carries out one pool's plan and records what came of it. Every action is an event. Before the first call to the
+ * cloud, the actions about to be asked are written to the pool's state as pending, so that a scaler killed during
+ * the call finds out, when it starts again, what may have happened; once the outcomes are known they replace the
+ * pending marks. Stops are re-checked by {@link StopGuard} on a fresh read just before the call.
+ */
+final class Actuation {
+    private static final Logger log = LoggerFactory.getLogger(Actuation.class);
+
+    private final PoolRuntime pool;
+    private final Plan plan;
+    private final Instant now;
+    private final CycleContext context;
+    private final DocumentStore store;
+    private final List<ScalerEvent> recorded = new ArrayList<>();
+    private ScalerStateDocument state;
+    private ScalerStateDocument stored;
+    private String etag;
+    private boolean throttled;
+    private String problem;
+
+    /**
+     * @param observed the pool's state with this cycle's observations
+     * @param loaded   the state as read at the start of the cycle, with its ETag
+     */
+    Actuation(PoolRuntime pool, Plan plan, Instant now, CycleContext context, ScalerStateDocument observed,
+            ScalerStateStore.Loaded loaded) {
+        this.pool = pool;
+        this.plan = plan;
+        this.now = now;
+        this.context = context;
+        this.store = context.store();
+        this.state = observed;
+        this.stored = loaded.state();
+        this.etag = loaded.etag();
+    }
+
+    /** Why the pool's outcome could not be recorded, or null. */
+    String problem() {
+        return problem;
+    }
+
+    List<ScalerEvent> run() throws InterruptedException {
+        for (Plan.Note note : plan.notes()) {
+            refusal(note.kind(), List.of(), note.message());
+        }
+        if (context.dryRun()) {
+            logDryRun();
+            return recorded;
+        }
+        cancelDrains();
+        requestDrains();
+        forgetDonePowerRequests();
+        List<Plan.Stop> stops = verifiedStops();
+        boolean cloudWork = !stops.isEmpty() || !plan.starts().isEmpty() || plan.create() != null;
+        if (cloudWork && gateClosed(stops)) {
+            commit();
+            return recorded;
+        }
+        if (cloudWork && !writeIntents(stops)) {
+            return recorded;
+        }
+        stop(stops);
+        start();
+        create();
+        commit();
+        return recorded;
+    }
+
+    private void logDryRun() {
+        plan.cancels().forEach(c -> event(EventKind.CANCEL_DRAIN, List.of(c.node()), c.reason(), Outcome.DRY_RUN));
+        plan.drains().forEach(d -> event(EventKind.DRAIN, List.of(d.instance().nodeName()), d.reason(),
+                Outcome.DRY_RUN));
+        plan.stops().forEach(st -> event(st.event(), List.of(st.instance().id()), st.reason(), Outcome.DRY_RUN));
+        plan.starts().forEach(st -> event(EventKind.START, List.of(st.instance().id()), st.reason(),
+                Outcome.DRY_RUN));
+        plan.powerDone().forEach(p -> event(EventKind.POWER_REQUEST_DONE, List.of(p.node()), p.reason(),
+                Outcome.DRY_RUN));
+        if (plan.create() != null) {
+            event(EventKind.CREATE, List.of(), plan.create().count() + " instances: " + plan.create().reason(),
+                    Outcome.DRY_RUN);
+        }
+    }
+
+    private void cancelDrains() {
+        for (Plan.CancelDrain cancel : plan.cancels()) {
+            Outcome outcome = storeWrite(() -> store.delete(List.of(drainKey(cancel.node()))));
+            event(EventKind.CANCEL_DRAIN, List.of(cancel.node()), cancel.reason(), outcome);
+        }
+    }
+
+    private void forgetDonePowerRequests() {
+        for (Plan.PowerDone done : plan.powerDone()) {
+            Outcome outcome = storeWrite(() -> store.delete(List.of(powerKey(done.node()))));
+            event(EventKind.POWER_REQUEST_DONE, List.of(done.node()), done.reason(), outcome);
+        }
+    }
+
+    private void requestDrains() {
+        for (Plan.DrainRequest drain : plan.drains()) {
+            String node = drain.instance().nodeName();
+            Outcome outcome = storeWrite(() -> store.upsert(List.of(
+                    DrainDocument.request(pool.name(), node, drain.reason(), now))));
+            event(EventKind.DRAIN, List.of(node), drain.reason(), outcome);
+        }
+    }
+
+    /** The planned stops that {@link StopGuard} still allows on a fresh read of each node and its drain request. */
+    private List<Plan.Stop> verifiedStops() {
+        List<Plan.Stop> verified = new ArrayList<>();
+        for (Plan.Stop stop : plan.stops()) {
+            Optional<String> refusal = recheck(stop);
+            if (refusal.isPresent()) {
+                event(stop.event(), List.of(stop.instance().id()), stop.reason(), Outcome.refused(refusal.get()));
+            } else {
+                verified.add(stop);
+            }
+        }
+        return verified;
+    }
+
+    private Optional<String> recheck(Plan.Stop stop) {
+        String node = stop.instance().nodeName();
+        try {
+            VmDocument vm = store.read(new DocumentKey(pool.name(), CosmosIds.encode(node)), VmDocument.class)
+                    .map(DocumentStore.Versioned::document).orElse(null);
+            DrainDocument drain = stop.kind() == StopKind.DRAINED
+                    ? store.read(drainKey(node), DrainDocument.class).map(DocumentStore.Versioned::document)
+                            .orElse(null)
+                    : null;
+            return StopGuard.refusal(stop.kind(), vm, drain);
+        } catch (StoreException e) {
+            return Optional.of("the store cannot be read to confirm it: " + e.getMessage());
+        }
+    }
+
+    /** No call begins once the scaler shuts down or has lost its lease; the planned calls are recorded as refused. */
+    private boolean gateClosed(List<Plan.Stop> stops) {
+        String closed = context.gate().closedBecause();
+        if (closed == null) {
+            return false;
+        }
+        Outcome refused = Outcome.refused(closed);
+        stops.forEach(st -> event(st.event(), List.of(st.instance().id()), st.reason(), refused));
+        plan.starts().forEach(st -> event(EventKind.START, List.of(st.instance().id()), st.reason(), refused));
+        if (plan.create() != null) {
+            event(EventKind.CREATE, List.of(), plan.create().count() + " instances: " + plan.create().reason(),
+                    refused);
+        }
+        return true;
+    }
+
+    /** Writes the calls about to be made as pending; if that fails, none is made. */
+    private boolean writeIntents(List<Plan.Stop> stops) {
+        ScalerStateDocument intended = state;
+        for (Plan.Stop stop : stops) {
+            intended = intended.withInstance(stop.instance().id(), record(intended, stop.instance())
+                    .withPending(new InstanceRecord.Pending(stop.kind(), now, stop.reason())));
+        }
+        for (Plan.Start start : plan.starts()) {
+            intended = intended.withInstance(start.instance().id(), record(intended, start.instance())
+                    .withPending(new InstanceRecord.Pending(null, now, start.reason())));
+        }
+        if (plan.create() != null) {
+            intended = intended.withPendingCreate(new ScalerStateDocument.PendingCreate(plan.create().count(), now,
+                    plan.create().reason()));
+        }
+        String failure = save(intended);
+        if (failure == null) {
+            state = intended;
+            return true;
+        }
+        Outcome failed = Outcome.failed("not attempted: " + failure);
+        stops.forEach(st -> event(st.event(), List.of(st.instance().id()), st.reason(), failed));
+        plan.starts().forEach(st -> event(EventKind.START, List.of(st.instance().id()), st.reason(), failed));
+        if (plan.create() != null) {
+            event(EventKind.CREATE, List.of(), plan.create().reason(), failed);
+        }
+        return false;
+    }
+
+    private void stop(List<Plan.Stop> stops) throws InterruptedException {
+        if (stops.isEmpty()) {
+            return;
+        }
+        if (throttled) {
+            settle(stops.stream().map(Plan.Stop::instance).toList());
+            return;
+        }
+        InstanceResults results;
+        try {
+            results = pool.provider().stop(stops.stream().map(Plan.Stop::instance).toList(),
+                    pool.config().stopAction());
+        } catch (CloudException e) {
+            results = InstanceResults.allFailed(stops.stream().map(Plan.Stop::instance).toList(), e);
+        }
+        String how = " (" + pool.config().stopAction().setting() + ")";
+        for (Plan.Stop stop : stops) {
+            Instance instance = stop.instance();
+            CloudException failure = results.failed().get(instance);
+            if (failure != null) {
+                state = state.withInstance(instance.id(), record(state, instance).withPending(null));
+                noteThrottle(failure);
+                event(stop.event(), List.of(instance.id()), stop.reason() + how, Outcome.failed(failure.getMessage()));
+                continue;
+            }
+            state = state.withInstance(instance.id(), record(state, instance).stopped(now, stop.kind(),
+                    stop.reason()));
+            if (stop.kind() == StopKind.BOOT_FAILURE) {
+                countFailedBoot();
+            }
+            event(stop.event(), List.of(instance.id()), stop.reason() + how, Outcome.OK);
+            if (stop.kind() == StopKind.POWER_SAVING) {
+                storeWrite(() -> store.delete(List.of(powerKey(instance.nodeName()))));
+            }
+        }
+    }
+
+    /**
+     * Starts the planned instances. A quota refusal of several is tried again with half as many, until one fits or
+     * one is refused too; capacity and quota refusals put the pool in backoff.
+     */
+    private void start() throws InterruptedException {
+        List<Plan.Start> attempt = plan.starts();
+        while (!attempt.isEmpty()) {
+            if (throttled || !context.gate().open()) {
+                settle(attempt.stream().map(Plan.Start::instance).toList());
+                if (!throttled) {
+                    Outcome refused = Outcome.refused(context.gate().closedBecause());
+                    attempt.forEach(s -> event(EventKind.START, List.of(s.instance().id()), s.reason(), refused));
+                }
+                return;
+            }
+            List<Instance> instances = attempt.stream().map(Plan.Start::instance).toList();
+            InstanceResults results;
+            try {
+                results = pool.provider().start(instances);
+            } catch (CloudException e) {
+                results = InstanceResults.allFailed(instances, e);
+            }
+            List<Plan.Start> failed = new ArrayList<>();
+            List<String> started = new ArrayList<>();
+            for (Plan.Start start : attempt) {
+                if (results.failed().containsKey(start.instance())) {
+                    failed.add(start);
+                } else {
+                    started(start);
+                    started.add(start.instance().id());
+                }
+            }
+            if (!started.isEmpty()) {
+                event(EventKind.START, started, attempt.get(0).reason(), Outcome.OK);
+            }
+            Map<Instance, CloudException> failures = results.failed();
+            boolean allQuota = !failed.isEmpty() && failed.stream()
+                    .allMatch(f -> failures.get(f.instance()) instanceof QuotaException);
+            if (allQuota && failed.size() > 1) {
+                List<Plan.Start> smaller = failed.subList(0, failed.size() / 2);
+                List<Plan.Start> dropped = failed.subList(failed.size() / 2, failed.size());
+                settle(dropped.stream().map(Plan.Start::instance).toList());
+                event(EventKind.START, dropped.stream().map(s -> s.instance().id()).toList(),
+                        dropped.get(0).reason(), Outcome.failed("quota; retrying with " + smaller.size()
+                                + " instances"));
+                attempt = new ArrayList<>(smaller);
+                continue;
+            }
+            for (Plan.Start start : failed) {
+                CloudException failure = results.failed().get(start.instance());
+                state = state.withInstance(start.instance().id(), record(state, start.instance()).withPending(null));
+                noteThrottle(failure);
+                noteCapacity(failure);
+                event(EventKind.START, List.of(start.instance().id()), start.reason(),
+                        Outcome.failed(failure.getMessage()));
+            }
+            return;
+        }
+    }
+
+    private void started(Plan.Start start) {
+        Instance instance = start.instance();
+        state = state.withInstance(instance.id(), record(state, instance).started(now, start.reason()));
+        if (start.powerRequest()) {
+            storeWrite(() -> store.delete(List.of(powerKey(instance.nodeName()))));
+        }
+        if (start.withdrawDrain()) {
+            Outcome outcome = storeWrite(() -> store.delete(List.of(drainKey(instance.nodeName()))));
+            event(EventKind.CANCEL_DRAIN, List.of(instance.nodeName()), "its instance was started again", outcome);
+        }
+    }
+
+    private void create() throws InterruptedException {
+        Plan.Create create = plan.create();
+        if (create == null) {
+            return;
+        }
+        if (throttled || !context.gate().open()) {
+            state = state.withPendingCreate(null);
+            return;
+        }
+        CreateResult result;
+        try {
+            result = pool.provider().create(create.count());
+        } catch (CloudException e) {
+            result = new CreateResult(List.of(), e);
+        }
+        state = state.withPendingCreate(null);
+        for (Instance instance : result.created()) {
+            state = state.withInstance(instance.id(), record(state, instance).started(now, create.reason()));
+        }
+        if (!result.created().isEmpty()) {
+            event(EventKind.CREATE, result.created().stream().map(Instance::id).toList(), create.reason(),
+                    Outcome.OK);
+        }
+        if (result.failure() != null) {
+            noteThrottle(result.failure());
+            noteCapacity(result.failure());
+            event(EventKind.CREATE, List.of(), (create.count() - result.created().size()) + " instances: "
+                    + create.reason(), Outcome.failed(result.failure().getMessage()));
+        }
+    }
+
+    /** Instances whose call was not made after all: their pending marks go. */
+    private void settle(List<Instance> notCalled) {
+        for (Instance instance : notCalled) {
+            state = state.withInstance(instance.id(), record(state, instance).withPending(null));
+        }
+    }
+
+    private void countFailedBoot() {
+        boolean before = state.inBackoff(now);
+        state = BootFailures.counted(state, pool.config(), now);
+        if (!before && state.inBackoff(now)) {
+            refusal(EventKind.BACKOFF, List.of(), state.backoffReason() + ": no instance is started until "
+                    + state.backoffUntil());
+        }
+    }
+
+    private void noteCapacity(CloudException e) {
+        if (!(e instanceof CapacityException) && !(e instanceof QuotaException)) {
+            return;
+        }
+        if (state.inBackoff(now)) {
+            return;
+        }
+        Instant until = now.plus(pool.config().capacityBackoff());
+        String kind = e instanceof QuotaException ? "quota" : "capacity";
+        state = state.backoff(until, kind + " error: " + e.getMessage());
+        refusal(EventKind.BACKOFF, List.of(), kind + " error, no instance is started until " + until + ": "
+                + e.getMessage());
+    }
+
+    private void noteThrottle(CloudException e) {
+        if (!(e instanceof ThrottledException throttle) || throttled) {
+            return;
+        }
+        throttled = true;
+        Instant until = now.plus(throttle.retryAfter());
+        context.throttles().throttle(pool.provider().account(), until);
+        state = state.throttle(until);
+        refusal(EventKind.THROTTLED, List.of(), "the cloud asks to wait until " + until + ": " + e.getMessage());
+    }
+
+    /** Writes the pool's state if this cycle changed it. */
+    private void commit() {
+        if (state.equals(stored)) {
+            return;
+        }
+        String failure = save(state);
+        if (failure != null) {
+            problem = "what this cycle did could not be recorded in the scaler's state: " + failure;
+        }
+    }
+
+    /** @return null when saved, else why not */
+    private String save(ScalerStateDocument next) {
+        try {
+            etag = context.states().write(next, etag);
+            stored = next;
+            return null;
+        } catch (EtagConflictException e) {
+            String why = "another scaler changed the state of pool " + pool.name() + " at the same time ("
+                    + e.getMessage() + ")";
+            log.error("pool={} {}; is a second scaler running without the lease?", pool.name(), why);
+            refusal(EventKind.STATE_UNAVAILABLE, List.of(), why);
+            return why;
+        } catch (StoreException e) {
+            String why = "the scaler's state could not be written: " + e.getMessage();
+            refusal(EventKind.STATE_UNAVAILABLE, List.of(), why);
+            return why;
+        }
+    }
+
+    private Outcome storeWrite(Runnable write) {
+        try {
+            write.run();
+            return Outcome.OK;
+        } catch (StoreException e) {
+            return Outcome.failed(e.getMessage());
+        }
+    }
+
+    private static InstanceRecord record(ScalerStateDocument state, Instance instance) {
+        return state.instance(instance.id()).orElse(InstanceRecord.blank());
+    }
+
+    private void event(EventKind kind, List<String> instances, String reason, Outcome outcome) {
+        ScalerEvent event = new ScalerEvent(now, pool.name(), kind, instances, reason, outcome);
+        recorded.add(event);
+        context.events().action(event);
+        if (outcome.ok()) {
+            state = state.withLastAction(new LastAction(now, kind.wireName(), instances, reason, outcome.wire()));
+        }
+    }
+
+    private void refusal(EventKind kind, List<String> instances, String reason) {
+        ScalerEvent event = new ScalerEvent(now, pool.name(), kind, instances, reason, Outcome.REFUSED);
+        recorded.add(event);
+        context.events().refusal(event);
+    }
+
+    private DocumentKey drainKey(String node) {
+        return new DocumentKey(pool.name(), DrainDocument.idFor(node));
+    }
+
+    private DocumentKey powerKey(String node) {
+        return new DocumentKey(pool.name(), PowerDocument.idFor(node));
+    }
+}

@@ -1,0 +1,9 @@
+package io.hpcscale.scaler.run;
+
+import io.hpcscale.common.store.DocumentStore;
+import io.hpcscale.scaler.plan.Planner;
+
+/** What every pool's cycle shares: the store, the planner, the event recorder, the gate and the throttles. */
+record CycleContext(DocumentStore store, ScalerStateStore states, Planner planner, ScalerEvents events,
+        ActionGate gate, CloudThrottles throttles, boolean dryRun) {
+}

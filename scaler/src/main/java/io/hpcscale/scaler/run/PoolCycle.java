@@ -1,0 +1,94 @@
+package io.hpcscale.scaler.run;
+
+import io.hpcscale.common.model.ScalerStateDocument;
+import io.hpcscale.common.store.StoreException;
+import io.hpcscale.scaler.cloud.CloudException;
+import io.hpcscale.scaler.cloud.ThrottledException;
+import io.hpcscale.scaler.plan.EventKind;
+import io.hpcscale.scaler.plan.InstanceList;
+import io.hpcscale.scaler.plan.PlanResult;
+import io.hpcscale.scaler.plan.PoolState;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * One pool's part of a cycle: read what the scaler remembers of it, list its instances once, plan, and (unless only
+ * planning) carry out the plan and record what came of it.
+ */
+final class PoolCycle {
+    private final PoolRuntime pool;
+    private final ClusterView view;
+    private final Instant now;
+    private final boolean act;
+    private final CycleContext context;
+
+    /** @param act false to plan only: nothing is called, written or recorded */
+    PoolCycle(PoolRuntime pool, ClusterView view, Instant now, boolean act, CycleContext context) {
+        this.pool = pool;
+        this.view = view;
+        this.now = now;
+        this.act = act;
+        this.context = context;
+    }
+
+    PoolOutcome run() throws InterruptedException {
+        ScalerStateStore.Loaded loaded;
+        try {
+            loaded = context.states().read(pool.name());
+        } catch (StoreException e) {
+            String problem = "the scaler's state of the pool cannot be read: " + e.getMessage();
+            if (act) {
+                ScalerEvent event = new ScalerEvent(now, pool.name(), EventKind.STATE_UNAVAILABLE, List.of(),
+                        problem, Outcome.REFUSED);
+                context.events().refusal(event);
+                context.events().endPoolCycle(pool.name());
+            }
+            return new PoolOutcome(pool.name(), null, List.of(), problem);
+        }
+        ScalerStateDocument state = loaded.state();
+        Listing listing = list(state);
+        if (listing.throttledUntil() != null && act && !context.dryRun()) {
+            state = state.throttle(listing.throttledUntil());
+        }
+        PlanResult result = context.planner().plan(new PoolState(pool.config(), view.jobsOf(pool.name()),
+                view.vmsOf(pool.name()), view.drainsOf(pool.name()), view.powerRequestsOf(pool.name()),
+                listing.instances(), pool.provider().canCreate(), view.poolOfNode(),
+                view.agentReadAt().get(pool.name()), state, now));
+        String problem = result.plan().instancesKnown() ? null
+                : "its instances could not be listed: " + result.plan().instancesUnknownBecause();
+        if (!act) {
+            return new PoolOutcome(pool.name(), result.plan(), List.of(), problem);
+        }
+        Actuation actuation = new Actuation(pool, result.plan(), now, context, result.state(), loaded);
+        List<ScalerEvent> events = actuation.run();
+        context.events().endPoolCycle(pool.name());
+        return new PoolOutcome(pool.name(), result.plan(), events, problem != null ? problem : actuation.problem());
+    }
+
+    private record Listing(InstanceList instances, Instant throttledUntil) {
+    }
+
+    /** One list call, unless the pool's cloud account asked not to be called yet. */
+    private Listing list(ScalerStateDocument state) throws InterruptedException {
+        String account = pool.provider().account();
+        Instant throttled = context.throttles().until(account, now);
+        if (throttled == null && state.throttled(now)) {
+            throttled = state.throttledUntil();
+            context.throttles().throttle(account, throttled);
+        }
+        if (throttled != null) {
+            return new Listing(InstanceList.unknown("the cloud asked not to be called until " + throttled), null);
+        }
+        try {
+            return new Listing(InstanceList.of(pool.provider().list()), null);
+        } catch (ThrottledException e) {
+            Instant until = now.plus(e.retryAfter());
+            if (act && !context.dryRun()) {
+                context.throttles().throttle(account, until);
+            }
+            return new Listing(InstanceList.unknown(e.getMessage() + "; next call after " + until), until);
+        } catch (CloudException e) {
+            return new Listing(InstanceList.unknown(e.getMessage()), null);
+        }
+    }
+}

@@ -1,0 +1,29 @@
+package io.hpcscale.scaler.run;
+
+import io.hpcscale.common.store.DocumentStore;
+import io.hpcscale.scaler.plan.Planner;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+
+/** Scalers for tests: the real wiring on the calling thread, with a lease of its own, on the clock given. */
+public final class TestScalers {
+    private static long nextProcess = 1;
+
+    private TestScalers() {
+    }
+
+    public static Scaler scaler(List<PoolRuntime> pools, DocumentStore documents, ScalerEvents events, Clock clock,
+            boolean dryRun) {
+        return scaler(pools, documents, events, clock, dryRun, "test-host");
+    }
+
+    /** A scaler on its own host: two of them on one store compete for the lease. */
+    public static synchronized Scaler scaler(List<PoolRuntime> pools, DocumentStore documents, ScalerEvents events,
+            Clock clock, boolean dryRun, String host) {
+        ScalerLease lease = new ScalerLease(documents, Duration.ofMinutes(3),
+                new LeaseHolder(host, nextProcess++, "test-boot"), pid -> true);
+        return new Scaler(pools, new Scaler.Wiring(documents, new Planner(Duration.ofMinutes(6)), events, lease,
+                new ActionGate(clock), new CloudThrottles(), Runnable::run, clock, dryRun));
+    }
+}

@@ -1,0 +1,172 @@
+package io.hpcscale.simulator;
+
+import io.hpcscale.common.agent.Agent;
+import io.hpcscale.common.agent.CycleReport;
+import io.hpcscale.common.agent.PoolMap;
+import io.hpcscale.common.model.DocumentKey;
+import io.hpcscale.common.model.DrainDocument;
+import io.hpcscale.common.model.ScalerStateDocument;
+import io.hpcscale.common.store.ClusterLoadStore;
+import io.hpcscale.common.store.DocumentStore;
+import io.hpcscale.common.time.SettableClock;
+import io.hpcscale.scaler.cloud.SimulatedCloud;
+import io.hpcscale.scaler.plan.Planner;
+import io.hpcscale.scaler.pool.PoolConfig;
+import io.hpcscale.scaler.run.ActionGate;
+import io.hpcscale.scaler.run.CloudThrottles;
+import io.hpcscale.scaler.run.CycleOutcome;
+import io.hpcscale.scaler.run.LeaseHolder;
+import io.hpcscale.scaler.run.PoolRuntime;
+import io.hpcscale.scaler.run.Scaler;
+import io.hpcscale.scaler.run.ScalerEvents;
+import io.hpcscale.scaler.run.ScalerLease;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * A whole cluster on one clock: a simulated cloud, a simulated scheduler, the real agent framework and real scalers,
+ * sharing a store. Each pool serves the queue of its own name; its scale set's nodes are named
+ * {@code <pool>-vm001}, ... A scaler can be restarted (as if killed and started again on its host) and a second
+ * scaler, on another host, can run beside the first: only the one holding the lease acts.
+ */
+public final class SimulatedCluster {
+
+    /**
+     * @param scaleSetSize instances in each pool's scale set (all stopped at first)
+     */
+    public record Spec(List<PoolConfig> pools, int scaleSetSize, Supplier<Duration> bootDelays, Duration staleAfter,
+            Duration eventTtl) {
+        public Spec {
+            pools = List.copyOf(pools);
+        }
+
+        /** Every instance boots in the same time. */
+        public Spec(List<PoolConfig> pools, int scaleSetSize, Duration bootDelay, Duration staleAfter,
+                Duration eventTtl) {
+            this(pools, scaleSetSize, () -> bootDelay, staleAfter, eventTtl);
+        }
+    }
+
+    /** The host name of the cluster's agent; its id is {@code agent-simulated-sim}. */
+    public static final String AGENT_HOST = "simulated";
+    private static final Duration LEASE_TTL = Duration.ofMinutes(3);
+
+    private final SettableClock clock;
+    private final SimulatedCloud cloud;
+    private final SimulatedScheduler scheduler;
+    private final Agent agent;
+    private final ScalerEvents events;
+    private final DocumentStore documents;
+    private final Spec spec;
+    private final List<Scaler> scalers = new ArrayList<>();
+    private final Set<Long> runningScalerProcesses = new HashSet<>();
+    private long nextScalerProcess = 100;
+
+    public SimulatedCluster(SettableClock clock, ClusterLoadStore store, Spec spec) {
+        this.clock = clock;
+        this.cloud = new SimulatedCloud(clock);
+        Map<String, String> queueByPool = new LinkedHashMap<>();
+        for (PoolConfig pool : spec.pools()) {
+            cloud.addScaleSet(pool.name(), spec.scaleSetSize(), pool.name() + "-vm", spec.bootDelays());
+            queueByPool.put(pool.name(), pool.name());
+        }
+        PoolConfig first = spec.pools().get(0);
+        this.scheduler = new SimulatedScheduler(cloud, clock, queueByPool, first.shape().cpus(),
+                first.shape().memoryMb());
+        this.documents = new DocumentStore(store);
+        this.agent = new Agent(scheduler, documents, new PoolMap(queueByPool, Map.of()), AGENT_HOST, "sim");
+        this.events = new ScalerEvents(documents, spec.eventTtl(), true);
+        this.spec = spec;
+        scalers.add(newScaler("scaler-host-1"));
+    }
+
+    private Scaler newScaler(String host) {
+        long process = nextScalerProcess++;
+        runningScalerProcesses.add(process);
+        List<PoolRuntime> runtimes = spec.pools().stream()
+                .map(p -> new PoolRuntime(p, cloud.provider(p.name()))).toList();
+        ScalerLease lease = new ScalerLease(documents, LEASE_TTL, new LeaseHolder(host, process, "simulated-boot"),
+                runningScalerProcesses::contains);
+        return new Scaler(runtimes, new Scaler.Wiring(documents, new Planner(spec.staleAfter()), events, lease,
+                new ActionGate(clock), new CloudThrottles(), Runnable::run, clock, false));
+    }
+
+    /** The scheduler catches up with the clock, then the agent runs one cycle. */
+    public CycleReport agentCycle() throws InterruptedException {
+        scheduler.step();
+        return agent.runOnce(clock.instant());
+    }
+
+    public CycleOutcome scalerCycle() throws InterruptedException {
+        return scalerCycle(0);
+    }
+
+    /** A cycle of scaler {@code which}: 0 is the first, 1 the second once {@link #startSecondScaler()} ran. */
+    public CycleOutcome scalerCycle(int which) throws InterruptedException {
+        scheduler.step();
+        return scalers.get(which).runOnce(clock.instant());
+    }
+
+    /** The first scaler's process is killed and started again on its host: all it knew in memory is gone. */
+    public void restartScaler() {
+        runningScalerProcesses.remove(scalers.get(0).lease().self().pid());
+        scalers.set(0, newScaler(scalers.get(0).lease().self().host()));
+    }
+
+    /** A second scaler, on another host, beside the first; only one of them holds the lease at a time. */
+    public void startSecondScaler() {
+        if (scalers.size() == 1) {
+            scalers.add(newScaler("scaler-host-2"));
+        }
+    }
+
+    /** What the scalers remember of a pool, as the store holds it now. */
+    public ScalerStateDocument scalerState(String pool) {
+        return documents.read(new DocumentKey(pool, ScalerStateDocument.idFor(pool)), ScalerStateDocument.class)
+                .map(DocumentStore.Versioned::document).orElse(ScalerStateDocument.empty(pool));
+    }
+
+    /** Whether the scaler has asked for this node to be drained, as the store holds it now. */
+    public boolean hasDrainRequest(String node) {
+        return documents.read(new DocumentKey(poolOf(node), DrainDocument.idFor(node)), DrainDocument.class)
+                .isPresent();
+    }
+
+    private String poolOf(String node) {
+        return node.substring(0, node.lastIndexOf("-vm"));
+    }
+
+    public DocumentStore documents() {
+        return documents;
+    }
+
+    public String agentId() {
+        return agent.id();
+    }
+
+    public SettableClock clock() {
+        return clock;
+    }
+
+    public SimulatedCloud cloud() {
+        return cloud;
+    }
+
+    public SimulatedScheduler scheduler() {
+        return scheduler;
+    }
+
+    public ScalerEvents events() {
+        return events;
+    }
+
+    public Scaler scaler() {
+        return scalers.get(0);
+    }
+}

@@ -1,0 +1,409 @@
+package io.hpcscale.simulator;
+
+import io.hpcscale.common.agent.OfflineMarker;
+import io.hpcscale.common.agent.SchedulerAdapter;
+import io.hpcscale.common.agent.SchedulerCommandException;
+import io.hpcscale.common.agent.SchedulerJob;
+import io.hpcscale.common.agent.SchedulerNode;
+import io.hpcscale.common.agent.SchedulerReadException;
+import io.hpcscale.common.agent.SchedulerSnapshot;
+import io.hpcscale.common.model.Chunk;
+import io.hpcscale.common.model.JobState;
+import io.hpcscale.common.model.NodeJobStatus;
+import io.hpcscale.common.model.Placement;
+import io.hpcscale.scaler.cloud.Instance;
+import io.hpcscale.scaler.cloud.PowerState;
+import io.hpcscale.scaler.cloud.SimulatedCloud;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * A batch scheduler in memory, run by the same agent framework as PBS and Slurm. It knows one node per instance of
+ * the pools it serves; a node is up while its simulated instance runs. Jobs take whole nodes; they are started in
+ * submission order (FCFS) with EASY backfilling: a later job may start early if it does not delay the first waiting
+ * job's reservation, judged by the jobs' requested times.
+ *
+ * <p>If an instance stops while its node runs a job, the job is requeued. When the stop was asked for (not a Spot
+ * eviction) it is recorded as a <em>violation</em>: hpcscale must never let that happen, and the tests and the
+ * simulator check it never does.
+ */
+public final class SimulatedScheduler implements SchedulerAdapter {
+
+    /** What the demo prints as it happens. */
+    public interface Listener {
+        void jobStarted(SimJob job, List<String> nodes, Instant at);
+
+        void jobFinished(SimJob job, Instant at);
+
+        void nodeUp(String node, Instant at);
+
+        void violation(String message, Instant at);
+    }
+
+    private static final class Node {
+        final String name;
+        final String pool;
+        final String queue;
+        boolean up;
+        boolean offline;
+        String comment;
+        String job;
+
+        Node(String name, String pool, String queue) {
+            this.name = name;
+            this.pool = pool;
+            this.queue = queue;
+        }
+    }
+
+    private static final class Running {
+        final SimJob job;
+        final Instant startedAt;
+        final List<String> nodes;
+
+        Running(SimJob job, Instant startedAt, List<String> nodes) {
+            this.job = job;
+            this.startedAt = startedAt;
+            this.nodes = nodes;
+        }
+
+        Instant endsAt() {
+            return startedAt.plus(job.runtime());
+        }
+
+        Instant expectedEnd() {
+            return startedAt.plus(job.requestedTime());
+        }
+    }
+
+    private final SimulatedCloud cloud;
+    private final Clock clock;
+    private final int cpusPerNode;
+    private final long memoryMbPerNode;
+    private final Map<String, String> queueByPool;
+    private final Map<String, Node> nodes = new TreeMap<>();
+    private final List<SimJob> queued = new ArrayList<>();
+    private final Map<String, Running> running = new LinkedHashMap<>();
+    private final PriorityQueue<Running> byEnd = new PriorityQueue<>(Comparator.comparing(Running::endsAt));
+    private final List<SimJob> finished = new ArrayList<>();
+    private final Map<String, Duration> waits = new HashMap<>();
+    private final List<String> violations = new ArrayList<>();
+    private int evictedJobs;
+    private long cloudVersionSeen = -1;
+    private final List<Listener> listeners = new CopyOnWriteArrayList<>();
+
+    /**
+     * @param queueByPool the queue each served pool's jobs are submitted to, by pool name
+     */
+    public SimulatedScheduler(SimulatedCloud cloud, Clock clock, Map<String, String> queueByPool, int cpusPerNode,
+            long memoryMbPerNode) {
+        this.cloud = cloud;
+        this.clock = clock;
+        this.cpusPerNode = cpusPerNode;
+        this.memoryMbPerNode = memoryMbPerNode;
+        this.queueByPool = Map.copyOf(queueByPool);
+        cloud.addListener(this::instanceChanged);
+    }
+
+    public void addListener(Listener listener) {
+        listeners.add(listener);
+    }
+
+    @Override
+    public String scheduler() {
+        return "sim";
+    }
+
+    public synchronized void submit(SimJob job) {
+        queued.add(job);
+    }
+
+    /** Ends jobs whose time has come, notices nodes that came up, and starts what can start. */
+    public synchronized void step() {
+        Instant now = clock.instant();
+        while (!byEnd.isEmpty() && !byEnd.peek().endsAt().isAfter(now)) {
+            Running done = byEnd.poll();
+            // A job requeued after losing its node left its first run's entry behind; only its current run ends.
+            if (running.get(done.job.id()) != done) {
+                continue;
+            }
+            running.remove(done.job.id());
+            for (String name : done.nodes) {
+                nodes.get(name).job = null;
+            }
+            finished.add(done.job);
+            listeners.forEach(l -> l.jobFinished(done.job, done.endsAt()));
+        }
+        refreshNodes(now);
+        schedule(now);
+    }
+
+    /** When the next running job ends, or null. */
+    public synchronized Instant nextJobEnd() {
+        return byEnd.isEmpty() ? null : byEnd.peek().endsAt();
+    }
+
+    public synchronized int queuedJobs() {
+        return queued.size();
+    }
+
+    public synchronized int runningJobs() {
+        return running.size();
+    }
+
+    public synchronized List<SimJob> finishedJobs() {
+        return List.copyOf(finished);
+    }
+
+    /** How long each started job waited from submission to start. */
+    public synchronized Map<String, Duration> waits() {
+        return Map.copyOf(waits);
+    }
+
+    /** Jobs lost because hpcscale stopped the instance under them: must stay empty. */
+    public synchronized List<String> violations() {
+        return List.copyOf(violations);
+    }
+
+    /** Jobs requeued because the cloud evicted their instance. */
+    public synchronized int evictedJobs() {
+        return evictedJobs;
+    }
+
+    /** Nodes that are up now. */
+    public synchronized int nodesUp() {
+        return (int) nodes.values().stream().filter(n -> n.up).count();
+    }
+
+    /** Nodes the waiting (not held) jobs ask for. */
+    public synchronized int queuedNodes() {
+        return queued.stream().filter(j -> !j.held()).mapToInt(SimJob::nodes).sum();
+    }
+
+    /** Nodes the waiting and running jobs ask for. */
+    public synchronized int nodesDemanded() {
+        return queued.stream().filter(j -> !j.held()).mapToInt(SimJob::nodes).sum()
+                + running.values().stream().mapToInt(r -> r.job.nodes()).sum();
+    }
+
+    /** Starts a job now on the named nodes, whatever the queue; for tests that place jobs on chosen nodes. */
+    public synchronized void startOn(SimJob job, List<String> names) {
+        Instant now = clock.instant();
+        refreshNodes(now);
+        for (String name : names) {
+            Node node = nodes.get(name);
+            if (node == null || !node.up || node.offline || node.job != null) {
+                throw new IllegalStateException("node " + name + " cannot take job " + job.id());
+            }
+        }
+        queued.remove(job);
+        begin(job, names, now);
+    }
+
+    /** Whether the node runs a job now, by the scheduler's own books. */
+    public synchronized boolean busy(String name) {
+        Node node = nodes.get(name);
+        return node != null && node.job != null;
+    }
+
+    @Override
+    public synchronized SchedulerSnapshot read() throws SchedulerReadException {
+        Instant now = clock.instant();
+        refreshNodes(now);
+        List<SchedulerJob> jobs = new ArrayList<>(queued.size() + running.size());
+        for (SimJob job : queued) {
+            jobs.add(schedulerJob(job, job.held() ? JobState.Hold : JobState.Queued));
+        }
+        for (Running r : running.values()) {
+            jobs.add(schedulerJob(r.job, JobState.Running));
+        }
+        List<SchedulerNode> snapshot = new ArrayList<>(nodes.size());
+        for (Node node : nodes.values()) {
+            boolean busy = node.job != null;
+            String state = (node.up ? (busy ? "job-busy" : "free") : "down") + (node.offline ? ",offline" : "");
+            snapshot.add(new SchedulerNode(node.name, List.of(node.queue), busy ? NodeJobStatus.Busy
+                    : NodeJobStatus.Free, state, node.offline, node.offline && OfflineMarker.isOurs(node.comment),
+                    !node.up, cpusPerNode, busy ? cpusPerNode : 0, memoryMbPerNode, 0, 0, 0,
+                    busy ? List.of(node.job) : List.of(), null));
+        }
+        return SchedulerSnapshot.of(jobs, snapshot);
+    }
+
+    @Override
+    public synchronized void offline(String name, String reason) throws SchedulerCommandException {
+        Node node = node(name);
+        node.offline = true;
+        node.comment = OfflineMarker.comment(reason, 80);
+    }
+
+    @Override
+    public synchronized void bringBack(String name) throws SchedulerCommandException {
+        Node node = node(name);
+        node.offline = false;
+        node.comment = "returned to service by hpcscale";
+    }
+
+    private Node node(String name) throws SchedulerCommandException {
+        Node node = nodes.get(name);
+        if (node == null) {
+            refreshNodes(clock.instant());
+            node = nodes.get(name);
+        }
+        if (node == null) {
+            throw new SchedulerCommandException("simulated scheduler has no node " + name, null);
+        }
+        return node;
+    }
+
+    private SchedulerJob schedulerJob(SimJob job, JobState state) {
+        return new SchedulerJob(job.id(), List.of(job.queue()), state,
+                List.of(new Chunk(job.nodes(), cpusPerNode, 0, 0)), job.nodes(), Placement.scatter, true,
+                job.submitAt());
+    }
+
+    private void refreshNodes(Instant now) {
+        long version = cloud.version();
+        if (version == cloudVersionSeen) {
+            return;
+        }
+        cloudVersionSeen = version;
+        for (Map.Entry<String, String> pool : queueByPool.entrySet()) {
+            if (!cloud.hasScaleSet(pool.getKey())) {
+                continue;
+            }
+            java.util.Set<String> upNodes = cloud.upNodes(pool.getKey());
+            for (Instance instance : cloud.instances(pool.getKey())) {
+                Node node = nodes.computeIfAbsent(instance.nodeName(),
+                        n -> new Node(n, pool.getKey(), pool.getValue()));
+                boolean up = upNodes.contains(node.name);
+                if (up && !node.up) {
+                    listeners.forEach(l -> l.nodeUp(node.name, now));
+                }
+                node.up = up;
+            }
+        }
+    }
+
+    private void instanceChanged(String pool, Instance instance, PowerState from, boolean evicted, Instant at) {
+        if (instance.state().active()) {
+            return;
+        }
+        synchronized (this) {
+            Node node = nodes.get(instance.nodeName());
+            if (node == null) {
+                return;
+            }
+            node.up = false;
+            if (node.job != null) {
+                Running lost = running.remove(node.job);
+                if (evicted) {
+                    evictedJobs++;
+                } else {
+                    String message = "instance " + instance.id() + " stopped while node " + node.name + " ran job "
+                            + node.job;
+                    violations.add(message);
+                    listeners.forEach(l -> l.violation(message, at));
+                }
+                if (lost != null) {
+                    for (String name : lost.nodes) {
+                        nodes.get(name).job = null;
+                    }
+                    queued.add(0, lost.job);
+                }
+            }
+        }
+    }
+
+    /** FCFS with EASY backfilling over whole, up, online, free nodes. */
+    private void schedule(Instant now) {
+        List<Node> free = freeNodes();
+        while (!queued.isEmpty()) {
+            SimJob head = firstRunnable();
+            if (head == null) {
+                return;
+            }
+            if (head.nodes() > free.size()) {
+                backfill(now, head, free);
+                return;
+            }
+            begin(head, take(free, head.nodes()), now);
+        }
+    }
+
+    private void backfill(Instant now, SimJob head, List<Node> free) {
+        Instant shadow = null;
+        int extra = 0;
+        int available = free.size();
+        List<Running> byExpectedEnd = new ArrayList<>(running.values());
+        byExpectedEnd.sort(Comparator.comparing(Running::expectedEnd));
+        for (Running r : byExpectedEnd) {
+            available += r.job.nodes();
+            if (available >= head.nodes()) {
+                shadow = r.expectedEnd();
+                extra = available - head.nodes();
+                break;
+            }
+        }
+        for (SimJob job : new ArrayList<>(queued)) {
+            if (job == head || job.held() || job.nodes() > free.size()) {
+                continue;
+            }
+            boolean endsBeforeShadow = shadow == null || !now.plus(job.requestedTime()).isAfter(shadow);
+            if (endsBeforeShadow || job.nodes() <= extra) {
+                if (!endsBeforeShadow) {
+                    extra -= job.nodes();
+                }
+                begin(job, take(free, job.nodes()), now);
+            }
+        }
+    }
+
+    private SimJob firstRunnable() {
+        for (SimJob job : queued) {
+            if (!job.held()) {
+                return job;
+            }
+        }
+        return null;
+    }
+
+    private List<Node> freeNodes() {
+        List<Node> free = new ArrayList<>();
+        for (Node node : nodes.values()) {
+            if (node.up && !node.offline && node.job == null) {
+                free.add(node);
+            }
+        }
+        return free;
+    }
+
+    private static List<String> take(List<Node> free, int count) {
+        List<String> names = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            names.add(free.remove(0).name);
+        }
+        return names;
+    }
+
+    private void begin(SimJob job, List<String> names, Instant now) {
+        queued.remove(job);
+        Running r = new Running(job, now, names);
+        running.put(job.id(), r);
+        byEnd.add(r);
+        for (String name : names) {
+            nodes.get(name).job = job.id();
+        }
+        waits.putIfAbsent(job.id(), Duration.between(job.submitAt(), now));
+        listeners.forEach(l -> l.jobStarted(job, names, now));
+    }
+}

@@ -1,0 +1,26 @@
+package io.hpcscale.simulator.cli;
+
+import io.hpcscale.common.config.ConfigCatalog;
+import java.util.Map;
+import picocli.CommandLine.IDefaultValueProvider;
+import picocli.CommandLine.Model.ArgSpec;
+import picocli.CommandLine.Model.OptionSpec;
+
+/** The simulate command's pool options default to the pool settings' defaults, so a replay shows what ships. */
+final class PoolSettingDefaults implements IDefaultValueProvider {
+    private static final Map<String, String> KEY_BY_OPTION = Map.of(
+            "--min", "pool.<name>.min",
+            "--idle-timeout", "pool.<name>.idleTimeout",
+            "--max-start", "pool.<name>.maxStartPerCycle",
+            "--max-stop", "pool.<name>.maxStopPerCycle");
+
+    private final ConfigCatalog catalog = ConfigCatalog.standard();
+
+    @Override
+    public String defaultValue(ArgSpec argSpec) {
+        if (argSpec instanceof OptionSpec option && KEY_BY_OPTION.containsKey(option.longestName())) {
+            return catalog.require(KEY_BY_OPTION.get(option.longestName())).defaultValue();
+        }
+        return null;
+    }
+}

@@ -1,0 +1,189 @@
+package io.hpcscale.simulator.cli;
+
+import io.hpcscale.common.cli.Cli;
+import io.hpcscale.common.config.Durations;
+import io.hpcscale.common.logging.LogLevels;
+import io.hpcscale.simulator.replay.BootTimes;
+import io.hpcscale.simulator.replay.Simulation;
+import io.hpcscale.simulator.replay.SimulationReport;
+import io.hpcscale.simulator.replay.SimulationSettings;
+import io.hpcscale.simulator.replay.SwfTrace;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * Replays a workload trace through the real agent framework and planner, and through the policies to compare:
+ * PintaScaler's, fixed clusters, and the oracle bound. Needs no configuration.
+ */
+@Command(mixinStandardHelpOptions = true, versionProvider = io.hpcscale.common.cli.Version.class, name = "simulate",
+        sortOptions = false, defaultValueProvider = PoolSettingDefaults.class, description = {"Replay a workload trace (Standard Workload Format) through hpcscale and "
+                + "the policies it is compared with, and report node-hours and job waits."})
+final class SimulateCommand implements Callable<Integer> {
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--trace", required = true, paramLabel = "FILE", description = "The trace, in SWF.")
+    private Path trace;
+
+    @Option(names = "--cpus-per-node", paramLabel = "N", defaultValue = "1",
+            description = "Processors of the trace per node (default: ${DEFAULT-VALUE}: one processor is one node).")
+    private int cpusPerNode;
+
+    @Option(names = "--max-nodes", paramLabel = "N", description = "Instances the pool has (default: the trace's "
+            + "MaxNodes).")
+    private Integer maxNodes;
+
+    @Option(names = "--limit", paramLabel = "N", description = "Only the first N jobs.")
+    private Integer limit;
+
+    @Option(names = "--from", paramLabel = "DURATION", description = "Only jobs submitted at or after this time into "
+            + "the trace (e.g. 10d).")
+    private String from;
+
+    @Option(names = "--to", paramLabel = "DURATION", description = "Only jobs submitted up to this time into the "
+            + "trace (e.g. 30d).")
+    private String to;
+
+    @Option(names = "--boot-time", paramLabel = "TIME", defaultValue = "3m",
+            description = "Instance boot time: fixed (3m) or uniform in a range (2m-6m) (default: ${DEFAULT-VALUE}).")
+    private String bootTime;
+
+    @Option(names = "--evictions", paramLabel = "RATE", defaultValue = "0",
+            description = "Spot evictions per running instance-hour (default: ${DEFAULT-VALUE}).")
+    private double evictions;
+
+    @Option(names = "--quota", paramLabel = "N", description = "Most instances active at once (default: none).")
+    private Integer quota;
+
+    @Option(names = "--seed", paramLabel = "N", defaultValue = "1", description = "Seed of boot times and evictions (default: "
+            + "${DEFAULT-VALUE}).")
+    private long seed;
+
+    @Option(names = "--static", paramLabel = "N", split = ",", description = "Fixed cluster sizes to compare "
+            + "(default: the max nodes).")
+    private List<Integer> staticSizes;
+
+    @Option(names = "--min", paramLabel = "N", description = "hpcscale's pool min (default: ${DEFAULT-VALUE}).")
+    private int min;
+
+    @Option(names = "--idle-timeout", paramLabel = "DURATION", description = "hpcscale's pool idleTimeout "
+            + "(default: ${DEFAULT-VALUE}).")
+    private String idleTimeout;
+
+    @Option(names = "--max-start", paramLabel = "N", description = "hpcscale's pool maxStartPerCycle (default: "
+            + "${DEFAULT-VALUE}).")
+    private int maxStart;
+
+    @Option(names = "--max-stop", paramLabel = "N", description = "hpcscale's pool maxStopPerCycle (default: "
+            + "${DEFAULT-VALUE}).")
+    private int maxStop;
+
+    @Option(names = "--json", paramLabel = "FILE", description = "Write the figures of each policy as JSON.")
+    private Path json;
+
+    @Option(names = "--report", paramLabel = "FILE", description = "Write an HTML report with charts.")
+    private Path report;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        LogLevels.apply("warn");
+        requireWritable(json, "--json");
+        requireWritable(report, "--report");
+        SwfTrace workload;
+        try {
+            workload = SwfTrace.read(trace);
+        } catch (NoSuchFileException e) {
+            throw new ParameterException(spec.commandLine(), "--trace " + trace + " does not exist");
+        } catch (IOException e) {
+            return fail("the trace cannot be read: " + e.getMessage());
+        }
+        int nodes = maxNodes != null ? maxNodes : workload.maxNodes() != null ? workload.maxNodes() : 0;
+        if (nodes <= 0) {
+            throw new ParameterException(spec.commandLine(), "the trace has no MaxNodes header: give --max-nodes");
+        }
+        SimulationSettings settings;
+        Simulation.Selection selection;
+        try {
+            settings = new SimulationSettings(cpusPerNode, nodes, BootTimes.parse(bootTime), evictions, quota, seed,
+                    min, Durations.parse(idleTimeout), maxStart, maxStop, Duration.ofMinutes(2), Duration.ofMinutes(1),
+                    Duration.ofMinutes(10), staticSizes == null ? List.of(nodes) : staticSizes);
+            selection = new Simulation.Selection(limit, from == null ? null : Durations.parse(from),
+                    to == null ? null : Durations.parse(to));
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+        long begin = System.nanoTime();
+        Simulation.Outcome outcome;
+        try {
+            outcome = Simulation.run(workload, settings, selection);
+        } catch (IllegalArgumentException e) {
+            return fail(e.getMessage());
+        }
+        double seconds = (System.nanoTime() - begin) / 1e9;
+        String described = describe(settings);
+        PrintWriter out = spec.commandLine().getOut();
+        out.printf("%s: %d jobs over %s; %s%n", trace.getFileName(), outcome.jobs(), Durations.human(outcome.span()),
+                described);
+        if (outcome.skippedUnknownRuntime() > 0 || outcome.skippedTooWide() > 0) {
+            out.printf("left out: %d jobs with unknown run time, %d wider than %d nodes%n",
+                    outcome.skippedUnknownRuntime(), outcome.skippedTooWide(), nodes);
+        }
+        out.println();
+        out.print(SimulationReport.text(outcome));
+        int replays = outcome.results().size() - 1;
+        out.printf("%nsimulated %d policies in %.1f s: %.0f jobs simulated per second%n", replays, seconds,
+                outcome.jobs() * replays / seconds);
+        try {
+            if (json != null) {
+                Files.writeString(json, SimulationReport.json(outcome));
+                out.println("wrote " + json);
+            }
+            if (report != null) {
+                Files.writeString(report, SimulationReport.html(outcome,
+                        "hpcscale simulation of " + trace.getFileName(), described));
+                out.println("wrote " + report);
+            }
+        } catch (IOException e) {
+            out.flush();
+            return fail("the figures above could not be written: " + e);
+        }
+        out.flush();
+        return outcome.results().stream().anyMatch(r -> !r.violations().isEmpty() && r.name().equals("hpcscale"))
+                ? 1 : 0;
+    }
+
+    /** Checked before the replay, which can take minutes, rather than after it. */
+    private void requireWritable(Path file, String option) {
+        Path parent = file == null ? null : file.toAbsolutePath().getParent();
+        if (parent != null && !Files.isDirectory(parent)) {
+            throw new ParameterException(spec.commandLine(), option + " " + file + ": the directory " + parent
+                    + " does not exist");
+        }
+    }
+
+    private int fail(String message) {
+        PrintWriter err = spec.commandLine().getErr();
+        err.println(spec.commandLine().getCommandSpec().root().name() + " simulate: " + message);
+        err.flush();
+        return Cli.CONFIG_ERROR;
+    }
+
+    private static String describe(SimulationSettings s) {
+        return String.format(java.util.Locale.ROOT, "%d nodes of %d CPU(s), boot %s, evictions %s/instance-hour, "
+                + "quota %s, seed %d; hpcscale: min %d, idle timeout %s, step limits %d up / %d down",
+                s.maxNodes(), s.cpusPerNode(), s.bootTimes(), s.evictionsPerInstanceHour(),
+                s.quota() == null ? "none" : s.quota(), s.seed(), s.min(), Durations.format(s.idleTimeout()),
+                s.maxStartPerCycle(), s.maxStopPerCycle());
+    }
+}

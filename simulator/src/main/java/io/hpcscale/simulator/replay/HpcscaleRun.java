@@ -1,0 +1,197 @@
+package io.hpcscale.simulator.replay;
+
+import io.hpcscale.common.agent.CycleReport;
+import io.hpcscale.common.model.AgentDocument;
+import io.hpcscale.common.model.InstanceRecord;
+import io.hpcscale.common.model.NodeJobStatus;
+import io.hpcscale.common.model.ScalerStateDocument;
+import io.hpcscale.common.model.VmDocument;
+import io.hpcscale.common.store.InMemoryClusterLoadStore;
+import io.hpcscale.common.time.SettableClock;
+import io.hpcscale.scaler.cloud.SimulatedCloud;
+import io.hpcscale.scaler.pool.PoolConfig;
+import io.hpcscale.scaler.run.CycleOutcome;
+import io.hpcscale.scaler.run.PoolOutcome;
+import io.hpcscale.scaler.run.ScalerEvent;
+import io.hpcscale.simulator.SimJob;
+import io.hpcscale.simulator.SimulatedCluster;
+import io.hpcscale.simulator.SimulatedScheduler;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * hpcscale itself: the real agent framework and the real scaler over an in-memory store, at their cadences (agent
+ * every two minutes, scaler every minute, half a minute apart).
+ *
+ * <p>A cycle is skipped only when it provably could not change anything: the agent when neither the scheduler, the
+ * cloud nor a drain request changed since it last ran (it would write nothing but its heartbeat, which is written
+ * for it); the scaler when no document, instance or timer (an idle timeout, a boot timeout, a backoff) changed or
+ * came due. Skipping them is what lets months of a trace replay in seconds.
+ */
+final class HpcscaleRun extends PolicyRun {
+
+    private final SimulatedCluster cluster;
+    private final PoolConfig pool;
+    private final Instant agentOrigin;
+    private final Instant scalerOrigin;
+    private final Map<String, VmDocument> vms = new HashMap<>();
+    private boolean agentDirty = true;
+    private boolean scalerDirty = true;
+    private Instant scalerTimer;
+
+    HpcscaleRun(SimulationSettings settings, List<SimJob> jobs, SettableClock clock, PoolConfig pool) {
+        super(settings, jobs, clock);
+        this.pool = pool;
+        this.cluster = new SimulatedCluster(clock, new InMemoryClusterLoadStore(clock), new SimulatedCluster.Spec(
+                List.of(pool), settings.maxNodes(), () -> settings.bootTimes().sample(random), Duration.ofMinutes(6),
+                Duration.ofDays(1)));
+        if (settings.quota() != null) {
+            cluster.cloud().setQuota(Simulation.POOL, settings.quota());
+        }
+        this.agentOrigin = clock.instant();
+        this.scalerOrigin = clock.instant().plusSeconds(30);
+        cluster.cloud().addListener((p, instance, from, evicted, at) -> {
+            agentDirty = true;
+            scalerDirty = true;
+        });
+        cluster.scheduler().addListener(new SimulatedScheduler.Listener() {
+            @Override
+            public void jobStarted(SimJob job, List<String> nodes, Instant at) {
+                agentDirty = true;
+            }
+
+            @Override
+            public void jobFinished(SimJob job, Instant at) {
+                agentDirty = true;
+            }
+
+            @Override
+            public void nodeUp(String node, Instant at) {
+                agentDirty = true;
+            }
+
+            @Override
+            public void violation(String message, Instant at) {
+                agentDirty = true;
+            }
+        });
+    }
+
+    @Override
+    String name() {
+        return "hpcscale";
+    }
+
+    @Override
+    int capacity() {
+        return settings.maxNodes();
+    }
+
+    @Override
+    SimulatedCloud cloud() {
+        return cluster.cloud();
+    }
+
+    @Override
+    SimulatedScheduler scheduler() {
+        return cluster.scheduler();
+    }
+
+    @Override
+    void submitted(SimJob job) {
+        agentDirty = true;
+    }
+
+    @Override
+    Instant nextPolicyEvent(Instant now) {
+        Instant next = null;
+        if (agentDirty) {
+            next = tickAfter(now, agentOrigin, settings.agentInterval());
+        }
+        if (scalerDirty) {
+            next = earlier(next, tickAfter(now, scalerOrigin, settings.scalerInterval()));
+        }
+        if (scalerTimer != null) {
+            Instant due = scalerTimer.isAfter(now) ? scalerTimer : now.plusMillis(1);
+            next = earlier(next, tickAtOrAfter(due, scalerOrigin, settings.scalerInterval()));
+        }
+        return next;
+    }
+
+    @Override
+    void act(Instant now) throws InterruptedException {
+        if (agentDirty && isTick(now, agentOrigin, settings.agentInterval())) {
+            agentDirty = false;
+            CycleReport report = cluster.agentCycle();
+            report.written().forEach(d -> {
+                if (d instanceof VmDocument vm) {
+                    vms.put(vm.name(), vm);
+                }
+            });
+            if (!report.written().isEmpty() || !report.deleted().isEmpty() || !report.takenOffline().isEmpty()
+                    || !report.broughtBack().isEmpty()) {
+                scalerDirty = true;
+            }
+            updateTimer();
+        }
+        boolean timerDue = scalerTimer != null && !scalerTimer.isAfter(now);
+        if ((scalerDirty || timerDue) && isTick(now, scalerOrigin, settings.scalerInterval())) {
+            scalerDirty = false;
+            heartbeat(latestAgentTick(now));
+            CycleOutcome outcome = cluster.scalerCycle();
+            for (PoolOutcome pool : outcome.pools()) {
+                for (ScalerEvent event : pool.events()) {
+                    if (event.kind().action()) {
+                        agentDirty = true;
+                        scalerDirty = true;
+                    }
+                }
+            }
+            updateTimer();
+        }
+    }
+
+    @Override
+    boolean settled() {
+        return cloud().activeInstances() <= pool.min();
+    }
+
+    /** The agent ran (or would have, writing only its heartbeat) at its last tick. */
+    private void heartbeat(Instant at) {
+        cluster.documents().upsert(List.of(new AgentDocument(cluster.agentId(), "sim", SimulatedCluster.AGENT_HOST,
+                "sim", at, 0, List.of(Simulation.POOL), null, at)));
+    }
+
+    private Instant latestAgentTick(Instant now) {
+        Instant next = tickAfter(now, agentOrigin, settings.agentInterval());
+        return next.minus(settings.agentInterval());
+    }
+
+    /** The next moment the scaler could decide differently with nothing else changing. */
+    private void updateTimer() {
+        Instant timer = null;
+        for (VmDocument vm : vms.values()) {
+            if (vm.jobStatus() == NodeJobStatus.Free && vm.idle() && !vm.offline() && !vm.down()
+                    && vm.lastBusyAt() != null) {
+                timer = earlier(timer, vm.lastBusyAt().plus(pool.idleTimeout()));
+            }
+        }
+        ScalerStateDocument state = cluster.scalerState(Simulation.POOL);
+        for (InstanceRecord record : state.instances().values()) {
+            if (record.bootingSince() != null) {
+                timer = earlier(timer, record.bootingSince().plus(pool.bootTimeout()));
+            }
+        }
+        if (state.backoffUntil() != null) {
+            timer = earlier(timer, state.backoffUntil());
+        }
+        scalerTimer = timer;
+    }
+
+    private static Instant earlier(Instant a, Instant b) {
+        return a == null || (b != null && b.isBefore(a)) ? b : a;
+    }
+}

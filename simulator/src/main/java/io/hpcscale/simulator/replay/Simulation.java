@@ -1,0 +1,113 @@
+package io.hpcscale.simulator.replay;
+
+import io.hpcscale.common.config.Durations;
+import io.hpcscale.common.time.SettableClock;
+import io.hpcscale.scaler.pool.PoolConfig;
+import io.hpcscale.scaler.pool.PoolConfigs;
+import io.hpcscale.scaler.pool.VmShape;
+import io.hpcscale.simulator.SimJob;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Replays a workload through each policy on its own simulated cluster and clock, and computes the oracle bound:
+ * every job's node-seconds and nothing else, each job waiting only for its nodes to boot.
+ */
+public final class Simulation {
+    static final String POOL = "sim";
+    private static final Instant ORIGIN = Instant.parse("2026-01-01T00:00:00Z");
+
+    /** What the replay produced, and what it had to leave out of the trace. */
+    public record Outcome(List<PolicyResult> results, int jobs, int skippedUnknownRuntime, int skippedTooWide,
+            Duration span) {
+        public Outcome {
+            results = List.copyOf(results);
+        }
+    }
+
+    /** Which part of the trace to replay: the first {@code limit} jobs submitted within {@code from}..{@code to}. */
+    public record Selection(Integer limit, Duration from, Duration to) {
+        public static Selection all() {
+            return new Selection(null, null, null);
+        }
+    }
+
+    private Simulation() {
+    }
+
+    public static Outcome run(SwfTrace trace, SimulationSettings settings, Selection selection)
+            throws InterruptedException {
+        List<SimJob> jobs = new ArrayList<>();
+        int tooWide = 0;
+        long first = -1;
+        for (SwfTrace.TraceJob job : trace.jobs()) {
+            if ((selection.from() != null && job.submit() < selection.from().toSeconds())
+                    || (selection.to() != null && job.submit() > selection.to().toSeconds())) {
+                continue;
+            }
+            if (selection.limit() != null && jobs.size() + tooWide >= selection.limit()) {
+                break;
+            }
+            int nodes = (job.processors() + settings.cpusPerNode() - 1) / settings.cpusPerNode();
+            if (nodes > settings.maxNodes()) {
+                tooWide++;
+                continue;
+            }
+            first = first < 0 ? job.submit() : first;
+            jobs.add(new SimJob("job-" + job.id(), POOL, ORIGIN.plusSeconds(job.submit() - first), nodes,
+                    Duration.ofSeconds(job.runtime()), Duration.ofSeconds(job.requestedTime()), false));
+        }
+        if (jobs.isEmpty()) {
+            throw new IllegalArgumentException("no job of the trace is left to replay (check --limit, --from, --to, "
+                    + "--max-nodes and --cpus-per-node)");
+        }
+        List<PolicyResult> results = new ArrayList<>();
+        results.add(new HpcscaleRun(settings, jobs, new SettableClock(ORIGIN), pool(settings)).run());
+        results.add(new PintaScalerRun(settings, jobs, new SettableClock(ORIGIN)).run());
+        for (int size : settings.staticSizes()) {
+            results.add(new StaticRun(settings, jobs, new SettableClock(ORIGIN), size).run());
+        }
+        results.add(oracle(jobs, settings));
+        Duration span = Duration.between(jobs.get(0).submitAt(), jobs.get(jobs.size() - 1).submitAt());
+        return new Outcome(results, jobs.size(), trace.skippedUnknownRuntime(), tooWide, span);
+    }
+
+    /** hpcscale's pool for the replay: the settings' step limits and idle timeout on the trace's node shape. */
+    static PoolConfig pool(SimulationSettings settings) {
+        return PoolConfigs.withDefaults(POOL, new VmShape(settings.cpusPerNode(), 4096, 0), settings.maxNodes(),
+                Map.of("min", Integer.toString(settings.min()),
+                        "idleTimeout", Durations.format(settings.idleTimeout()),
+                        "maxStartPerCycle", Integer.toString(settings.maxStartPerCycle()),
+                        "maxStopPerCycle", Integer.toString(settings.maxStopPerCycle())));
+    }
+
+    /** The lower bound: node-hours are the jobs' own node-seconds; each job waits only for the boot. */
+    static PolicyResult oracle(List<SimJob> jobs, SimulationSettings settings) {
+        double boot = settings.bootTimes().mean().toMillis() / 1000.0;
+        double nodeSeconds = 0;
+        double slowdowns = 0;
+        long nodes = 0;
+        List<long[]> changes = new ArrayList<>();
+        for (SimJob job : jobs) {
+            nodeSeconds += (double) job.nodes() * job.runtime().toSeconds();
+            slowdowns += PolicyRun.boundedSlowdown(boot, job.runtime().toSeconds());
+            nodes += job.nodes();
+            long start = job.submitAt().toEpochMilli() + (long) (boot * 1000);
+            changes.add(new long[] {start, job.nodes()});
+            changes.add(new long[] {start + job.runtime().toMillis(), -job.nodes()});
+        }
+        changes.sort((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
+        int running = 0;
+        int peak = 0;
+        for (long[] change : changes) {
+            running += (int) change[1];
+            peak = Math.max(peak, running);
+        }
+        List<Double> waits = jobs.stream().map(j -> boot).toList();
+        return new PolicyResult("oracle", nodeSeconds / 3600, 0, boot, boot, boot, slowdowns / jobs.size(), nodes,
+                nodes, peak, jobs.size(), List.of(), 0, List.of(), waits);
+    }
+}

@@ -1,0 +1,53 @@
+package io.hpcscale.simulator.replay;
+
+import io.hpcscale.common.config.ConfigCatalog;
+import io.hpcscale.common.config.Durations;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * How a trace is replayed.
+ *
+ * @param cpusPerNode             processors of the trace per node (1: one processor is one node)
+ * @param maxNodes                instances the cloud has for the pool
+ * @param evictionsPerInstanceHour Spot evictions per running instance-hour (0: none)
+ * @param quota                   most instances active at once, or null
+ * @param idleTimeout             hpcscale's pool setting
+ * @param maxStartPerCycle        hpcscale's pool setting
+ * @param maxStopPerCycle         hpcscale's pool setting
+ * @param staticSizes             node counts of the static policies to compare
+ */
+public record SimulationSettings(
+        int cpusPerNode,
+        int maxNodes,
+        BootTimes bootTimes,
+        double evictionsPerInstanceHour,
+        Integer quota,
+        long seed,
+        int min,
+        Duration idleTimeout,
+        int maxStartPerCycle,
+        int maxStopPerCycle,
+        Duration agentInterval,
+        Duration scalerInterval,
+        Duration pintaInterval,
+        List<Integer> staticSizes) {
+
+    public SimulationSettings {
+        staticSizes = List.copyOf(staticSizes);
+        if (cpusPerNode < 1 || maxNodes < 1) {
+            throw new IllegalArgumentException("--cpus-per-node and --max-nodes must be at least 1");
+        }
+    }
+
+    /** The simulate command's defaults, with hpcscale's pool at the pool settings' defaults. */
+    public static SimulationSettings defaults(int maxNodes) {
+        ConfigCatalog catalog = ConfigCatalog.standard();
+        return new SimulationSettings(1, maxNodes, BootTimes.parse("3m"), 0, null, 1,
+                Integer.parseInt(catalog.require("pool.<name>.min").defaultValue()),
+                Durations.parse(catalog.require("pool.<name>.idleTimeout").defaultValue()),
+                Integer.parseInt(catalog.require("pool.<name>.maxStartPerCycle").defaultValue()),
+                Integer.parseInt(catalog.require("pool.<name>.maxStopPerCycle").defaultValue()),
+                Duration.ofMinutes(2), Duration.ofMinutes(1), Duration.ofMinutes(10), List.of(maxNodes));
+    }
+}

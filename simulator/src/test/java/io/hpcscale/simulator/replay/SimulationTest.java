@@ -1,0 +1,126 @@
+package io.hpcscale.simulator.replay;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SimulationTest {
+    static final Path LUBLIN = Path.of("..", "traces", "lublin_256.swf");
+
+    @TempDir
+    Path dir;
+
+    private static SimulationSettings settings(long seed, double evictions, String boot) {
+        return new SimulationSettings(1, 256, BootTimes.parse(boot), evictions, null, seed, 0, Duration.ofMinutes(5),
+                100, 10, Duration.ofMinutes(2), Duration.ofMinutes(1), Duration.ofMinutes(10), List.of(256, 64));
+    }
+
+    private static boolean finishedAll(PolicyResult result, int jobs) {
+        return result.jobsCompleted() == jobs;
+    }
+
+    private static Map<String, PolicyResult> byName(Simulation.Outcome outcome) {
+        return outcome.results().stream().collect(Collectors.toMap(PolicyResult::name, Function.identity()));
+    }
+
+    @Test
+    void readsTheStandardWorkloadFormat() throws IOException {
+        Path trace = dir.resolve("t.swf");
+        Files.write(trace, List.of("; Version: 2", "; MaxNodes: 64", "",
+                "1 100 -1 3600 16 -1 -1 -1 -1 -1 1 -1 -1 -1 0 -1 -1 -1",
+                "2 50 -1 -1 4 -1 -1 -1 -1 -1 1 -1 -1 -1 0 -1 -1 -1",
+                "3 200 -1 60 4 -1 -1 8 7200 -1 1 -1 -1 -1 0 -1 -1 -1"));
+        SwfTrace swf = SwfTrace.read(trace);
+        assertEquals(64, swf.maxNodes());
+        assertEquals(1, swf.skippedUnknownRuntime());
+        assertEquals(List.of(new SwfTrace.TraceJob(1, 100, 3600, 16, 3600), new SwfTrace.TraceJob(3, 200, 60, 8, 7200)),
+                swf.jobs(), "requested processors and time win over allocated and run time");
+        Files.write(trace, List.of("1 2 3"));
+        IOException e = assertThrows(IOException.class, () -> SwfTrace.read(trace));
+        assertTrue(e.getMessage().contains("line 1"), e.getMessage());
+    }
+
+    @Test
+    void isTheSameForTheSameSeedAndDiffersForAnother() throws Exception {
+        SwfTrace trace = SwfTrace.read(LUBLIN);
+        Simulation.Selection first = new Simulation.Selection(150, null, null);
+        String one = SimulationReport.json(Simulation.run(trace, settings(7, 0.001, "2m-5m"), first));
+        String again = SimulationReport.json(Simulation.run(trace, settings(7, 0.001, "2m-5m"), first));
+        String other = SimulationReport.json(Simulation.run(trace, settings(8, 0.001, "2m-5m"), first));
+        assertEquals(one, again);
+        assertNotEquals(one, other, "boot times and evictions come from the seed");
+    }
+
+    @Test
+    void hpcscaleNeverUsesFewerNodeHoursThanTheOracleAndLosesNoJob() throws Exception {
+        SwfTrace trace = SwfTrace.read(LUBLIN);
+        for (int limit : List.of(50, 300)) {
+            Map<String, PolicyResult> results = byName(Simulation.run(trace, settings(1, 0, "3m"),
+                    new Simulation.Selection(limit, null, null)));
+            PolicyResult hpcscale = results.get("hpcscale");
+            PolicyResult oracle = results.get("oracle");
+            assertTrue(hpcscale.nodeHours() >= oracle.nodeHours() - 1e-6, limit + ": " + hpcscale.nodeHours()
+                    + " < " + oracle.nodeHours());
+            assertTrue(hpcscale.idleNodeHours() >= 0);
+            assertEquals(limit, hpcscale.jobsCompleted());
+            assertTrue(hpcscale.violations().isEmpty(), hpcscale.violations().toString());
+            for (PolicyResult r : results.values()) {
+                if (finishedAll(r, limit)) {
+                    assertTrue(r.nodeHours() >= oracle.nodeHours() - 1e-6, r.name());
+                }
+            }
+            assertEquals(limit, results.get("pintascaler").jobsCompleted());
+            assertEquals(limit, results.get("static:256").jobsCompleted());
+            PolicyResult small = results.get("static:64");
+            assertTrue(small.stops() == 0 && small.peakNodes() == 64);
+            assertTrue(small.jobsCompleted() < limit, "the trace has jobs wider than 64 nodes");
+        }
+    }
+
+    @Test
+    void spotEvictionsRequeueJobsButNeverCountAsHpcscaleStoppingThem() throws Exception {
+        Map<String, PolicyResult> results = byName(Simulation.run(SwfTrace.read(LUBLIN), settings(3, 0.0005, "3m"),
+                new Simulation.Selection(300, null, null)));
+        PolicyResult hpcscale = results.get("hpcscale");
+        assertTrue(hpcscale.evictions() > 0, "the rate must cause evictions");
+        assertEquals(300, hpcscale.jobsCompleted(), "evicted jobs were requeued and finished on restarted nodes");
+        assertTrue(hpcscale.violations().isEmpty());
+    }
+
+    @Test
+    void writesEveryFigureOfEveryPolicyAsJsonAndChartsAsHtml() throws Exception {
+        Simulation.Outcome outcome = Simulation.run(SwfTrace.read(LUBLIN), settings(1, 0, "3m"),
+                new Simulation.Selection(100, null, null));
+        JsonNode json = new ObjectMapper().readTree(SimulationReport.json(outcome));
+        assertEquals(List.of("hpcscale", "pintascaler", "static:256", "static:64", "oracle"),
+                iterable(json.fieldNames()));
+        assertEquals(List.of("nodeHours", "idleNodeHours", "meanWaitSeconds", "medianWaitSeconds", "p95WaitSeconds",
+                "meanBoundedSlowdown", "starts", "stops", "peakNodes", "jobsCompleted"),
+                iterable(json.get("hpcscale").fieldNames()));
+        String html = SimulationReport.html(outcome, "test", "settings");
+        assertTrue(html.startsWith("<!DOCTYPE html>") && html.contains("<svg") && html.contains("polyline")
+                && html.contains("pintascaler") && html.endsWith("</html>\n"));
+        String text = SimulationReport.text(outcome);
+        assertTrue(text.contains("hpcscale") && text.contains("oracle"), text);
+    }
+
+    private static List<String> iterable(java.util.Iterator<String> names) {
+        java.util.List<String> list = new java.util.ArrayList<>();
+        names.forEachRemaining(list::add);
+        return list;
+    }
+}
