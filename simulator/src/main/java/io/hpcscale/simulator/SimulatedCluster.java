@@ -9,6 +9,7 @@ import io.hpcscale.common.model.ScalerStateDocument;
 import io.hpcscale.common.store.ClusterLoadStore;
 import io.hpcscale.common.store.DocumentStore;
 import io.hpcscale.common.time.SettableClock;
+import io.hpcscale.scaler.cloud.CloudProvider;
 import io.hpcscale.scaler.cloud.SimulatedCloud;
 import io.hpcscale.scaler.plan.Planner;
 import io.hpcscale.scaler.pool.PoolConfig;
@@ -28,6 +29,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 /**
  * A whole cluster on one clock: a simulated cloud, a simulated scheduler, the real agent framework and real scalers,
@@ -67,6 +69,7 @@ public final class SimulatedCluster {
     private final List<Scaler> scalers = new ArrayList<>();
     private final Set<Long> runningScalerProcesses = new HashSet<>();
     private long nextScalerProcess = 100;
+    private UnaryOperator<CloudProvider> providerInterceptor = UnaryOperator.identity();
 
     public SimulatedCluster(SettableClock clock, ClusterLoadStore store, Spec spec) {
         this.clock = clock;
@@ -90,7 +93,7 @@ public final class SimulatedCluster {
         long process = nextScalerProcess++;
         runningScalerProcesses.add(process);
         List<PoolRuntime> runtimes = spec.pools().stream()
-                .map(p -> new PoolRuntime(p, cloud.provider(p.name()))).toList();
+                .map(p -> new PoolRuntime(p, providerInterceptor.apply(cloud.provider(p.name())))).toList();
         ScalerLease lease = new ScalerLease(documents, LEASE_TTL, new LeaseHolder(host, process, "simulated-boot"),
                 runningScalerProcesses::contains);
         return new Scaler(runtimes, new Scaler.Wiring(documents, new Planner(spec.staleAfter()), events, lease,
@@ -111,6 +114,17 @@ public final class SimulatedCluster {
     public CycleOutcome scalerCycle(int which) throws InterruptedException {
         scheduler.step();
         return scalers.get(which).runOnce(clock.instant());
+    }
+
+    /**
+     * Every scaler's provider calls go through {@code interceptor} from now on (the scalers are made anew): to count
+     * them, or to kill a scaler in the middle of one.
+     */
+    public void interceptProviders(UnaryOperator<CloudProvider> interceptor) {
+        providerInterceptor = interceptor;
+        for (int i = 0; i < scalers.size(); i++) {
+            scalers.set(i, newScaler(scalers.get(i).lease().self().host()));
+        }
     }
 
     /** The first scaler's process is killed and started again on its host: all it knew in memory is gone. */

@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Many seeds of random interleavings: agent cycles, scaler cycles, scheduler steps, submissions, and jobs placed by
  * the scheduler on any free node at any moment (also between a drain request and the agent's offline). Whatever the
- * order, no instance may stop while its node runs a job.
+ * order, no instance may stop while its node runs a job. The scaler is also restarted at random (as if killed between
+ * two cycles) and a second scaler runs beside it at random: no action may then be asked twice.
  */
 class RandomisedSafetyTest {
     private static final int SEEDS = 300;
@@ -25,19 +26,36 @@ class RandomisedSafetyTest {
         long stops = 0;
         long waitsForJobs = 0;
         long jobsOnDrainedNodes = 0;
+        long restarts = 0;
+        long secondScalerCycles = 0;
+        long takeovers = 0;
+        long actionsChecked = 0;
+        long racedCycles = 0;
         List<String> violations = new ArrayList<>();
         for (int seed = 1; seed <= SEEDS; seed++) {
             Random random = new Random(seed);
             SimulatedCluster cluster = cluster(pool(random.nextInt(2), 6, Duration.ofMinutes(1 + random.nextInt(3))),
                     8, Duration.ofSeconds(30 + random.nextInt(120)));
+            ActionAudit audit = new ActionAudit(cluster.cloud(), cluster.clock());
+            cluster.interceptProviders(provider -> audit.watch(provider, "p"));
+            cluster.startSecondScaler();
+            Race race = new Race(cluster, random);
+            audit.duringEachCall(race);
             List<ScalerEvent> events = new ArrayList<>();
             cluster.events().addListener(events::add);
             int jobs = 0;
+            int acting = -1;
             for (int step = 0; step < 400; step++) {
                 cluster.clock().advance(Duration.ofSeconds(random.nextInt(45)));
-                switch (random.nextInt(6)) {
+                int which = -1;
+                switch (random.nextInt(9)) {
                     case 0 -> cluster.agentCycle();
-                    case 1 -> cluster.scalerCycle();
+                    case 1 -> which = 0;
+                    case 6 -> {
+                        cluster.restartScaler();
+                        restarts++;
+                    }
+                    case 7 -> which = 1;
                     case 2 -> cluster.scheduler().step();
                     case 3 -> {
                         if (random.nextInt(3) == 0) {
@@ -52,7 +70,19 @@ class RandomisedSafetyTest {
                         }
                     }
                 }
+                if (which >= 0) {
+                    secondScalerCycles += which;
+                    race.current = which;
+                    if (cluster.scalerCycle(which).lease().active()) {
+                        takeovers += acting >= 0 && acting != which ? 1 : 0;
+                        acting = which;
+                    }
+                }
             }
+            racedCycles += race.raced;
+            String ofSeed = "seed " + seed + ": doubled ";
+            violations.addAll(audit.doubled().stream().map(d -> ofSeed + d).toList());
+            actionsChecked += audit.starts() + audit.stops();
             violations.addAll(cluster.scheduler().violations().stream().map(v -> "seed " + v).toList());
             stops += events.stream().filter(e -> e.kind() == EventKind.STOP && e.outcome().ok()).count();
             waitsForJobs += events.stream().filter(e -> e.kind() == EventKind.WAITING_FOR_JOBS).count();
@@ -62,8 +92,46 @@ class RandomisedSafetyTest {
         assertTrue(stops > SEEDS, "the interleavings must actually stop instances: " + stops);
         assertTrue(jobsOnDrainedNodes > 50, "jobs must land on nodes with a pending drain: " + jobsOnDrainedNodes);
         assertTrue(waitsForJobs > 10, "some drained nodes must be found running a late job: " + waitsForJobs);
+        assertTrue(restarts > SEEDS && takeovers > 10, "restarts and takeovers must happen: " + restarts + ", "
+                + takeovers);
         System.out.printf("%d seeds: %d stops, %d jobs landed on nodes being drained, %d drained nodes waited for a "
-                + "job, 0 violations%n", SEEDS, stops, jobsOnDrainedNodes, waitsForJobs);
+                + "job; %d scaler restarts, %d cycles of a second scaler (%d of them during the other's cloud call), "
+                + "%d lease takeovers between them; %d starts and stops checked, 0 doubled, 0 violations%n", SEEDS,
+                stops, jobsOnDrainedNodes, waitsForJobs, restarts, secondScalerCycles, racedCycles, takeovers,
+                actionsChecked);
+    }
+
+    /**
+     * Now and then runs the other scaler's whole cycle while one scaler's start or stop is in flight: the moment two
+     * scalers would both act on what they listed, were it not for the lease.
+     */
+    private static final class Race implements Runnable {
+        private final SimulatedCluster cluster;
+        private final Random random;
+        int current;
+        long raced;
+        private boolean racing;
+
+        Race(SimulatedCluster cluster, Random random) {
+            this.cluster = cluster;
+            this.random = random;
+        }
+
+        @Override
+        public void run() {
+            if (racing || random.nextInt(4) != 0) {
+                return;
+            }
+            racing = true;
+            try {
+                raced++;
+                cluster.scalerCycle(1 - current);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                racing = false;
+            }
+        }
     }
 
     /** Places a one-node job on a free, up, online node, preferring one with a pending drain; true if it did. */

@@ -5,6 +5,7 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -54,6 +55,49 @@ final class ProcessGroups {
         List<ProcessHandle> members = members(groupId);
         members.forEach(ProcessHandle::destroyForcibly);
         return members.size();
+    }
+
+    /** The pipes this JVM has open now. */
+    static Set<String> ourPipes() {
+        return pipesOf(PROC.resolve("self"));
+    }
+
+    /**
+     * Kills the processes of the group that hold one of {@code pipes} (the command's output, as it was when it
+     * started): children a command left behind on its output when it exited. Those that let go of it (a daemon
+     * started with its output elsewhere) are left.
+     */
+    static int killHolders(long groupId, Set<String> pipes) {
+        int killed = 0;
+        for (ProcessHandle member : members(groupId)) {
+            Set<String> theirs = pipesOf(PROC.resolve(Long.toString(member.pid())));
+            theirs.retainAll(pipes);
+            if (!theirs.isEmpty()) {
+                member.destroyForcibly();
+                killed++;
+            }
+        }
+        return killed;
+    }
+
+    /** The pipes a process has open, as /proc names them: "pipe:[123456]". */
+    private static Set<String> pipesOf(Path process) {
+        Set<String> pipes = new HashSet<>();
+        try (DirectoryStream<Path> fds = Files.newDirectoryStream(process.resolve("fd"))) {
+            for (Path fd : fds) {
+                try {
+                    String target = Files.readSymbolicLink(fd).toString();
+                    if (target.startsWith("pipe:")) {
+                        pipes.add(target);
+                    }
+                } catch (IOException closedMeanwhile) {
+                    // The descriptor went away between the listing and the read: it holds nothing now.
+                }
+            }
+        } catch (IOException e) {
+            log.debug("cannot list the descriptors of {}: {}", process, e.getMessage());
+        }
+        return pipes;
     }
 
     /** Kills the groups of every command still running. */

@@ -11,10 +11,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.HashSet;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.zeroturnaround.exec.InvalidExitValueException;
 import org.zeroturnaround.exec.ProcessExecutor;
@@ -54,7 +55,7 @@ public final class ZtExecCommandRunner implements CommandRunner {
         CappedOutput stdout = new CappedOutput(command.limits().maxOutputBytes(), () -> kill(started.get()));
         CappedOutput stderr = new CappedOutput(STDERR_KEPT_BYTES, () -> { });
         List<String> argv = inOwnGroup(command);
-        AtomicLong exitedAt = new AtomicLong();
+        Set<String> commandPipes = new HashSet<>();
         long begin = System.nanoTime();
         ProcessResult result;
         try {
@@ -70,10 +71,18 @@ public final class ZtExecCommandRunner implements CommandRunner {
                     .stopper(new GroupStopper())
                     .addListener(new ProcessListener() {
                         @Override
+                        public void beforeStart(ProcessExecutor executor) {
+                            commandPipes.addAll(ProcessGroups.ourPipes());
+                        }
+
+                        @Override
                         public void afterStart(Process process, ProcessExecutor executor) {
+                            Set<String> before = Set.copyOf(commandPipes);
+                            commandPipes.clear();
+                            commandPipes.addAll(ProcessGroups.ourPipes());
+                            commandPipes.removeAll(before);
                             started.set(process);
                             ProcessGroups.started(process.pid());
-                            process.onExit().thenRun(() -> exitedAt.set(System.nanoTime()));
                         }
                     })
                     .exitValueAny()
@@ -87,7 +96,7 @@ public final class ZtExecCommandRunner implements CommandRunner {
         } finally {
             Process process = started.get();
             if (process != null) {
-                endGroup(command, process, exitedAt.get());
+                endGroup(command, process, commandPipes);
             }
         }
         Duration elapsed = Duration.ofNanos(System.nanoTime() - begin);
@@ -158,18 +167,14 @@ public final class ZtExecCommandRunner implements CommandRunner {
     }
 
     /**
-     * When the output stayed open for the whole linger after the command exited, something it left in its group
-     * holds it: that is killed.
+     * What the command left in its group still holding its output is killed. Its pipes are the ones this JVM opened
+     * to start it; a command running at the same time on another thread may add its own, which a process of this
+     * group cannot hold.
      */
-    private static void endGroup(CommandLine command, Process process, long exitedAt) {
+    private static void endGroup(CommandLine command, Process process, Set<String> pipes) {
         long group = process.pid();
         ProcessGroups.ended(group);
-        boolean outputHeld = exitedAt != 0
-                && System.nanoTime() - exitedAt >= TimeUnit.MILLISECONDS.toNanos(LINGER_MILLIS * 9 / 10);
-        if (!outputHeld) {
-            return;
-        }
-        int killed = ProcessGroups.kill(group);
+        int killed = ProcessGroups.killHolders(group, pipes);
         if (killed > 0) {
             log.warn("`{}` exited but left {} process(es) holding its output open; they were killed",
                     command.display(), killed);

@@ -92,4 +92,53 @@ class ZtExecCommandRunnerTest {
     void givesCommandsAnEmptyStdin() throws Exception {
         assertEquals("", runner.run(command(LIMITS, "cat")).stdoutText());
     }
+
+    @Test
+    void aCommandThatExitsLeavingAChildOnItsOutputIsNotWaitedForAndLeavesNoOrphan() throws Exception {
+        Path marker = dir.resolve("child.pid");
+        Path leaves = script("leaves", "sleep 300 &\necho $! > " + marker + "\necho started");
+        long begin = System.nanoTime();
+        CommandResult result = runner.run(command(LIMITS, leaves.toString()));
+        assertEquals("started\n", result.stdoutText());
+        assertTrue(Duration.ofNanos(System.nanoTime() - begin).toSeconds() < 5, "not held for the timeout");
+        long child = Long.parseLong(Files.readString(marker).trim());
+        assertTrue(endsWithinSeconds(child, 5), "the orphan was killed");
+    }
+
+    @Test
+    void aBackgroundChildThatLetGoOfTheOutputIsLeftAlone() throws Exception {
+        Path marker = dir.resolve("daemon.pid");
+        Path starts = script("starts", "nohup sleep 300 >/dev/null 2>&1 &\necho $! > " + marker);
+        runner.run(command(LIMITS, starts.toString()));
+        long daemon = Long.parseLong(Files.readString(marker).trim());
+        try {
+            assertFalse(endsWithinSeconds(daemon, 1), "a power script's nohup'd process is the script's business");
+        } finally {
+            ProcessHandle.of(daemon).ifPresent(ProcessHandle::destroyForcibly);
+        }
+    }
+
+    @Test
+    void commandsRunInAProcessGroupOfTheirOwn() throws Exception {
+        long own = Long.parseLong(runner.run(command(LIMITS, "sh", "-c", "ps -o pgid= -p $$")).stdoutText().trim());
+        String ours = Files.readString(Path.of("/proc/self/stat"));
+        long jvmGroup = Long.parseLong(ours.substring(ours.lastIndexOf(')') + 2).split(" ")[2]);
+        assertTrue(own != jvmGroup, "a signal to hpcscale's group must not reach the command");
+    }
+
+    /** A killed orphan may linger as a zombie where PID 1 does not reap: that counts as ended. */
+    private static boolean endsWithinSeconds(long pid, int seconds) throws InterruptedException {
+        for (int i = 0; i < seconds * 10; i++) {
+            try {
+                String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+                if (stat.substring(stat.lastIndexOf(')') + 2).startsWith("Z")) {
+                    return true;
+                }
+            } catch (IOException gone) {
+                return true;
+            }
+            Thread.sleep(100);
+        }
+        return false;
+    }
 }

@@ -29,6 +29,10 @@ public enum EventKind {
     THROTTLED("throttled", false),
     /** The pool's previous operation is still running: it is not planned again until that ends. */
     BUSY("busy", false),
+    /**
+     * The outcome of an action an earlier scaler asked for but did not live to record, as the listing now shows it.
+     */
+    SETTLED("settled", false),
     /** The scaler's memory of the pool cannot be read or written: the pool is not acted on. */
     STATE_UNAVAILABLE("state-unavailable", false);
 

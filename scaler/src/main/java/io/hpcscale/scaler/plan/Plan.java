@@ -20,6 +20,7 @@ public record Plan(
         List<Stop> stops,
         List<PowerDone> powerDone,
         List<Note> notes,
+        List<Settled> settled,
         int queuedJobs,
         String instancesUnknownBecause,
         Demand demand) {
@@ -31,6 +32,7 @@ public record Plan(
         stops = List.copyOf(stops);
         powerDone = List.copyOf(powerDone);
         notes = List.copyOf(notes);
+        settled = List.copyOf(settled);
     }
 
     /**
@@ -65,6 +67,10 @@ public record Plan(
 
     /** A power request that needs no action any more (done, or its node has no instance): delete it. */
     public record PowerDone(String node, String reason) {
+    }
+
+    /** What became of an action an earlier scaler asked for on this instance, as the listing shows it now. */
+    public record Settled(String instance, String message) {
     }
 
     /** A refusal or condition worth an event: why the pool did not do something. */

@@ -72,6 +72,7 @@ public final class Planner {
         final List<Stop> stops = new ArrayList<>();
         final List<Plan.PowerDone> powerDone = new ArrayList<>();
         final List<Note> notes = new ArrayList<>();
+        final List<Plan.Settled> settled = new ArrayList<>();
         final Map<String, VmDocument> vmsByNode = new HashMap<>();
         final Map<String, DrainDocument> drainsByNode = new HashMap<>();
         final List<Instance> running = new ArrayList<>();
@@ -132,7 +133,7 @@ public final class Planner {
 
         private PlanResult result(Demand demand) {
             return new PlanResult(new Plan(pool.name(), starts, create, drains, cancels, stops, powerDone, notes,
-                    queuedJobs, s.instances().unknownBecause(), demand), memory);
+                    settled, queuedJobs, s.instances().unknownBecause(), demand), memory);
         }
 
         /**
@@ -149,7 +150,7 @@ public final class Planner {
                 InstanceRecord record = memory.instance(instance.id()).orElse(null);
                 boolean active = instance.state().active();
                 if (record != null && record.pending() != null) {
-                    record = settle(record, active);
+                    record = settle(instance, record, active);
                 }
                 if (record == null && active) {
                     boolean startingNow = instance.state() == PowerState.STARTING;
@@ -178,14 +179,23 @@ public final class Planner {
             }
         }
 
-        private InstanceRecord settle(InstanceRecord record, boolean active) {
+        private InstanceRecord settle(Instance instance, InstanceRecord record, boolean active) {
             InstanceRecord.Pending pending = record.pending();
+            String asked = (pending.start() ? "the start" : "the stop") + " asked at " + pending.at()
+                    + " by a scaler that did not record its outcome";
+            String state = instance.state().name().toLowerCase(Locale.ROOT);
             if (pending.start()) {
+                settled.add(new Plan.Settled(instance.id(), active
+                        ? asked + ": the cloud lists it " + state + ", its boot is timed from then"
+                        : asked + " did not happen: the cloud lists it " + state));
                 return active ? record.started(pending.at(), pending.reason()) : record.withPending(null);
             }
             if (active) {
+                settled.add(new Plan.Settled(instance.id(), asked + " did not happen: the cloud lists it " + state));
                 return record.withPending(null);
             }
+            settled.add(new Plan.Settled(instance.id(), asked + ": the cloud lists it " + state
+                    + (pending.stopKind() == StopKind.BOOT_FAILURE ? "; counted as a failed boot" : "")));
             if (pending.stopKind() == StopKind.BOOT_FAILURE) {
                 memory = BootFailures.counted(memory, pool, now);
                 if (memory.inBackoff(now)) {

@@ -74,6 +74,12 @@ final class Actuation {
     }
 
     List<ScalerEvent> run() throws InterruptedException {
+        for (Plan.Settled settled : plan.settled()) {
+            ScalerEvent event = new ScalerEvent(now, pool.name(), EventKind.SETTLED, List.of(settled.instance()),
+                    settled.message(), Outcome.OK);
+            recorded.add(event);
+            context.events().action(event);
+        }
         for (Plan.Note note : plan.notes()) {
             refusal(note.kind(), List.of(), note.message());
         }

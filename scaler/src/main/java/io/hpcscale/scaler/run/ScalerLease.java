@@ -88,11 +88,8 @@ public final class ScalerLease {
         }
     }
 
-    /** Gives the lease up, so a standby takes over at once rather than at its expiry. */
+    /** Gives the lease up if this scaler still holds it, so a standby takes over at once rather than at its expiry. */
     public void release(Instant now) {
-        if (!holds(now)) {
-            return;
-        }
         validUntil = null;
         try {
             Optional<StoredDocument> stored = store.store().read(LeaseDocument.KEY);

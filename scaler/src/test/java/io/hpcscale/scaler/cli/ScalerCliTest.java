@@ -8,6 +8,7 @@ import io.hpcscale.common.model.Chunk;
 import io.hpcscale.common.model.DocumentType;
 import io.hpcscale.common.model.JobDocument;
 import io.hpcscale.common.model.JobState;
+import io.hpcscale.common.model.LeaseDocument;
 import io.hpcscale.common.model.Placement;
 import io.hpcscale.common.store.DocumentStore;
 import io.hpcscale.common.store.SqliteClusterLoadStore;
@@ -105,5 +106,52 @@ class ScalerCliTest {
             assertTrue(help.out().contains(command), help.out());
         }
         assertTrue(run("--version").out().startsWith("hpcscale-scaler 0."));
+    }
+
+    @Test
+    void onceRefusesToActWhileAnotherScalerHoldsALiveLeaseAndSaysWho() throws IOException {
+        Path db = dir.resolve("clusterload.db");
+        try (SqliteClusterLoadStore store = new SqliteClusterLoadStore(db, Duration.ofSeconds(5), Clock.systemUTC())) {
+            DocumentStore documents = new DocumentStore(store);
+            Instant now = Instant.now();
+            documents.upsert(List.of(new LeaseDocument("manager2:4242", "manager2", 4242, "boot", now,
+                    now.plusSeconds(600)), new AgentDocument("agent-h-pbs", "pbs", "h", "t", now, 1, List.of("sim"),
+                    null, now), new JobDocument("7.s", "sim", "7.s", "sim", JobState.Queued, 1,
+                    List.of(new Chunk(1, 8, 0, 0)), Placement.free, false, now, "agent-h-pbs")));
+        }
+        Path file = config("store.sqlite.path = " + db, "pool.sim.provider = simulated", "pool.sim.max = 2",
+                "pool.sim.cpus = 16", "pool.sim.memoryMb = 65536");
+        Run once = run("once", "--config", file.toString());
+        assertEquals(1, once.exitCode(), once.out() + once.err());
+        assertTrue(once.out().contains("scaler manager2:4242 holds the lease until"), once.out());
+        Run plan = run("plan", "--config", file.toString());
+        assertEquals(0, plan.exitCode(), "plan reads only and needs no lease: " + plan.err());
+        assertTrue(plan.out().contains("1 queued job considered, 1 more node needed"), plan.out());
+    }
+
+    @Test
+    void onceAndPlanSayWhyAPoolsInstancesAreUnknownAndExitNonZero() throws IOException {
+        Path db = dir.resolve("clusterload.db");
+        try (SqliteClusterLoadStore store = new SqliteClusterLoadStore(db, Duration.ofSeconds(5), Clock.systemUTC())) {
+            Instant now = Instant.now();
+            DocumentStore documents = new DocumentStore(store);
+            for (int i = 1; i <= 6; i++) {
+                documents.upsert(List.of(new JobDocument("j" + i, "rack", "j" + i, "rack", JobState.Queued, 1,
+                        List.of(new Chunk(1, 8, 0, 0)), Placement.free, false, now, "agent-h-pbs")));
+            }
+            documents.upsert(List.of(new AgentDocument("agent-h-pbs", "pbs", "h", "t", now, 1, List.of("rack"), null,
+                    now)));
+        }
+        Path file = config("store.sqlite.path = " + db, "pool.rack.provider = command", "pool.rack.max = 8",
+                "pool.rack.cpus = 16", "pool.rack.memoryMb = 65536",
+                "pool.rack.command.list = " + dir.resolve("no-such-power-list"),
+                "pool.rack.command.start = /bin/true {instance}", "pool.rack.command.stop = /bin/true {instance}");
+        Run plan = run("plan", "--config", file.toString());
+        assertEquals(1, plan.exitCode(), plan.out());
+        assertTrue(plan.out().contains("pool rack: 6 queued jobs; its instances are unknown (")
+                && plan.out().contains("no-such-power-list") && !plan.out().contains("0 queued jobs"), plan.out());
+        Run once = run("once", "--config", file.toString());
+        assertEquals(1, once.exitCode(), once.out());
+        assertTrue(once.out().contains("its instances are unknown"), once.out());
     }
 }

@@ -35,45 +35,33 @@ import org.junit.jupiter.api.Test;
 
 /** The scaler's cycle with fakes: documents written by hand, instances in a simulated cloud. */
 class ScalerTest {
-    private final SettableClock clock = new SettableClock(Instant.parse("2026-11-22T08:00:00Z"));
-    private final InMemoryClusterLoadStore memory = new InMemoryClusterLoadStore(clock);
-    private final SimulatedCloud cloud = new SimulatedCloud(clock);
-    private final List<ScalerEvent> events = new ArrayList<>();
+    private final ScalerFixture fixture = new ScalerFixture();
+    private final SettableClock clock = fixture.clock;
+    private final InMemoryClusterLoadStore memory = fixture.memory;
+    private final SimulatedCloud cloud = fixture.cloud;
 
     private static PoolConfig pool(String name, int max) {
-        return PoolConfigs.withDefaults(name, new VmShape(16, 65536, 0), max);
+        return ScalerFixture.pool(name, max);
     }
 
     private Scaler scaler(ClusterLoadStore store, boolean dryRun, PoolConfig... pools) {
-        DocumentStore documents = new DocumentStore(store);
-        ScalerEvents recorder = new ScalerEvents(documents, Duration.ofDays(7), !dryRun);
-        recorder.addListener(events::add);
-        List<PoolRuntime> runtimes = new ArrayList<>();
-        for (PoolConfig pool : pools) {
-            if (!cloud.hasScaleSet(pool.name())) {
-                cloud.addScaleSet(pool.name(), 6, pool.name() + "-vm", Duration.ofMinutes(2));
-            }
-            runtimes.add(new PoolRuntime(pool, cloud.provider(pool.name())));
-        }
-        return TestScalers.scaler(runtimes, documents, recorder, clock, dryRun);
+        return fixture.scaler(store, dryRun, pools);
     }
 
     private void agentReported(String... pools) {
-        new DocumentStore(memory).upsert(List.of(new AgentDocument("agent-h-pbs", "pbs", "h", "t", clock.instant(), 5,
-                List.of(pools), null, clock.instant())));
+        fixture.agentReported(pools);
     }
 
     private void queued(String pool, String id, int cpus) {
-        new DocumentStore(memory).upsert(List.of(new JobDocument(id, pool, id, pool, JobState.Queued, 1,
-                List.of(new Chunk(1, cpus, 0, 0)), Placement.free, false, clock.instant(), "agent-h-pbs")));
+        fixture.queued(pool, id, cpus);
     }
 
     private long active(String pool) {
-        return cloud.instances(pool).stream().filter(i -> i.state().active()).count();
+        return fixture.active(pool);
     }
 
     private List<ScalerEvent> eventsOf(EventKind kind) {
-        return events.stream().filter(e -> e.kind() == kind).toList();
+        return fixture.eventsOf(kind);
     }
 
     @Test

@@ -5,6 +5,7 @@ import io.hpcscale.scaler.plan.Planner;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.Executor;
 
 /** Scalers for tests: the real wiring on the calling thread, with a lease of its own, on the clock given. */
 public final class TestScalers {
@@ -19,11 +20,17 @@ public final class TestScalers {
     }
 
     /** A scaler on its own host: two of them on one store compete for the lease. */
-    public static synchronized Scaler scaler(List<PoolRuntime> pools, DocumentStore documents, ScalerEvents events,
+    public static Scaler scaler(List<PoolRuntime> pools, DocumentStore documents, ScalerEvents events,
             Clock clock, boolean dryRun, String host) {
+        return scaler(pools, documents, events, clock, dryRun, host, Runnable::run);
+    }
+
+    /** A scaler whose pools run on the executor given, as the service's do. */
+    public static synchronized Scaler scaler(List<PoolRuntime> pools, DocumentStore documents, ScalerEvents events,
+            Clock clock, boolean dryRun, String host, Executor executor) {
         ScalerLease lease = new ScalerLease(documents, Duration.ofMinutes(3),
                 new LeaseHolder(host, nextProcess++, "test-boot"), pid -> true);
         return new Scaler(pools, new Scaler.Wiring(documents, new Planner(Duration.ofMinutes(6)), events, lease,
-                new ActionGate(clock), new CloudThrottles(), Runnable::run, clock, dryRun));
+                new ActionGate(clock), new CloudThrottles(), executor, clock, dryRun));
     }
 }

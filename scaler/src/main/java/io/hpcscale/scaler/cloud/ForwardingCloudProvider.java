@@ -1,0 +1,52 @@
+package io.hpcscale.scaler.cloud;
+
+import io.hpcscale.scaler.pool.StopAction;
+import java.util.List;
+
+/**
+ * A provider that passes every call to another: extend it to watch or disturb one call (count the starts, fail the
+ * third stop, die just after a start returns) without repeating the others.
+ */
+public abstract class ForwardingCloudProvider implements CloudProvider {
+    protected final CloudProvider delegate;
+
+    protected ForwardingCloudProvider(CloudProvider delegate) {
+        this.delegate = delegate;
+    }
+
+    @Override
+    public List<Instance> list() throws CloudException, InterruptedException {
+        return delegate.list();
+    }
+
+    @Override
+    public InstanceResults start(List<Instance> instances) throws CloudException, InterruptedException {
+        return delegate.start(instances);
+    }
+
+    @Override
+    public InstanceResults stop(List<Instance> instances, StopAction action)
+            throws CloudException, InterruptedException {
+        return delegate.stop(instances, action);
+    }
+
+    @Override
+    public boolean canCreate() {
+        return delegate.canCreate();
+    }
+
+    @Override
+    public CreateResult create(int count) throws CloudException, InterruptedException {
+        return delegate.create(count);
+    }
+
+    @Override
+    public String account() {
+        return delegate.account();
+    }
+
+    @Override
+    public String describe() {
+        return delegate.describe();
+    }
+}
