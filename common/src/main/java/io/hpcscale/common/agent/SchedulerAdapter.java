@@ -1,5 +1,7 @@
 package io.hpcscale.common.agent;
 
+import java.util.Optional;
+
 /**
  * What a scheduler must offer hpcscale. One small class per scheduler implements it; everything else about the agent
  * (pool mapping, diffing, writing, drains, heartbeat, loop, configuration) is shared.
@@ -16,6 +18,17 @@ public interface SchedulerAdapter {
      * @throws SchedulerReadException the command failed, hung, or printed something that cannot be read
      */
     SchedulerSnapshot read() throws SchedulerReadException, InterruptedException;
+
+    /**
+     * A cheap reading of what would make a full read worth doing before the next one is due: a new job queued, a
+     * queued job gone. Two calls that return different values mean "read in full now". Empty when the scheduler
+     * offers nothing cheap, and the agent then waits for its interval.
+     *
+     * @throws SchedulerReadException when the cheap command fails; the agent then simply waits for its full read
+     */
+    default Optional<String> quickSignature() throws SchedulerReadException, InterruptedException {
+        return Optional.empty();
+    }
 
     /**
      * Stops the scheduler from placing new jobs on the node. The adapter marks the node with

@@ -28,9 +28,10 @@ public final class ConfigCatalog {
     public static ConfigCatalog standard() {
         List<ConfigKey> keys = new ArrayList<>();
         keys.add(key("store.type", ValueKind.CHOICE, "sqlite", ALL)
-                .choices("sqlite", "memory")
+                .choices("sqlite", "cosmos", "memory")
                 .describe("Where the ClusterLoad documents live: sqlite (one file shared by agent and scaler on one "
-                        + "host) or memory (tests and trials only: nothing is kept, nothing is shared).")
+                        + "host), cosmos (Azure Cosmos DB: agent and scaler on different hosts) or memory (tests and "
+                        + "trials only: nothing is kept, nothing is shared).")
                 .build());
         keys.add(key("store.sqlite.path", ValueKind.PATH, "/var/lib/hpcscale/clusterload.db", ALL)
                 .describe("The SQLite file. Agent and scaler must name the same file. Its directory is created "
@@ -39,6 +40,46 @@ public final class ConfigCatalog {
         keys.add(key("store.sqlite.busyTimeout", ValueKind.DURATION, "10s", ALL).minimumMillis(1)
                 .describe("How long a write waits for another process holding the SQLite write lock before "
                         + "retrying.")
+                .build());
+        keys.add(key("store.cosmos.endpoint", ValueKind.STRING, null, ALL)
+                .describe("cosmos: the account's URI, e.g. https://myaccount.documents.azure.com:443/. Required "
+                        + "when store.type = cosmos.")
+                .build());
+        keys.add(key("store.cosmos.database", ValueKind.STRING, "hpcscale", ALL)
+                .describe("cosmos: the database holding the container.")
+                .build());
+        keys.add(key("store.cosmos.container", ValueKind.STRING, "ClusterLoad", ALL)
+                .describe("cosmos: the container: partition key /PoolName, time to live on (no default).")
+                .build());
+        keys.add(key("store.cosmos.auth", ValueKind.CHOICE, "aad", ALL).choices("aad", "key")
+                .describe("cosmos: aad signs in with Microsoft Entra ID (DefaultAzureCredential: the VM's managed "
+                        + "identity, workload identity or the environment; no secret on disk), and needs the Cosmos "
+                        + "DB Built-in Data Contributor role; key uses the account key in store.cosmos.keyFile.")
+                .build());
+        keys.add(key("store.cosmos.keyFile", ValueKind.PATH, null, ALL)
+                .describe("cosmos, auth = key: a file holding the account key, readable by the service user only "
+                        + "(a file others can read is refused). The key is never logged.")
+                .build());
+        keys.add(key("store.cosmos.managedIdentityClientId", ValueKind.STRING, null, ALL)
+                .defaultMeaning("the system-assigned identity, or AZURE_CLIENT_ID")
+                .describe("cosmos, auth = aad: the client id of a user-assigned managed identity to sign in with.")
+                .build());
+        keys.add(key("store.cosmos.preferredRegions", ValueKind.STRING, null, ALL).defaultMeaning("none")
+                .describe("cosmos: Azure regions to read from, nearest first, comma-separated (e.g. \"West Europe, "
+                        + "North Europe\"), for an account replicated to several regions.")
+                .build());
+        keys.add(key("store.cosmos.createIfMissing", ValueKind.BOOLEAN, "true", ALL)
+                .describe("cosmos: true creates the database and the container if they do not exist (needs an "
+                        + "identity allowed to: the account key, or a control-plane role); false requires them and "
+                        + "says what to create.")
+                .build());
+        keys.add(key("store.cosmos.connectionMode", ValueKind.CHOICE, "gateway", ALL).choices("gateway", "direct")
+                .describe("cosmos: gateway (HTTPS on port 443 only, simplest through firewalls) or direct (TCP to "
+                        + "the replicas on ports 10000-20000, lower latency).")
+                .build());
+        keys.add(key("store.cosmos.requestTimeout", ValueKind.DURATION, "10s", ALL).minimumMillis(500)
+                .describe("cosmos: bound on one operation, its retries included, so a hung service fails the cycle "
+                        + "rather than holding it.")
                 .build());
         keys.add(key("log.level", ValueKind.CHOICE, "info", ALL)
                 .choices("error", "warn", "info", "debug", "trace")

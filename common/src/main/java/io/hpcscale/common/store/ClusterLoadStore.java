@@ -6,24 +6,31 @@ import io.hpcscale.common.model.DocumentType;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The ClusterLoad collection. Documents are JSON objects that carry their own {@code id}, {@code Type} and
- * {@code PoolName}; the store adds an ETag that changes on every write.
+ * {@code PoolName} (the partition); the store adds an ETag that changes on every write.
  *
- * <p>Every method throws {@link StoreException} when the store cannot be reached or fails; nothing is then written.
+ * <p>Every method throws {@link StoreException} when the store cannot be reached or fails. A failed single write
+ * wrote nothing. A failed batch ({@link #upsertAll}, {@link #deleteAll}) may have written part of the batch, each
+ * document whole: Cosmos DB has transactions only within one partition, so no store promises more. Who must not act
+ * on half a batch reads the store again before relying on it (the agent does, after any failed write).
  */
 public interface ClusterLoadStore extends AutoCloseable {
 
-    /** Inserts or replaces all documents in one transaction: either all are written or none. */
+    /** Inserts or replaces the documents; each is written whole, and a failure may leave some written. */
     void upsertAll(Collection<ObjectNode> documents);
 
-    /** Deletes the documents with these keys; keys that are absent are ignored. */
+    /** Deletes the documents with these keys; keys that are absent are ignored. A failure may leave some deleted. */
     void deleteAll(Collection<DocumentKey> keys);
 
     Optional<StoredDocument> read(DocumentKey key);
 
     List<StoredDocument> query(DocumentType type, String poolName);
+
+    /** The documents of these types in one pool's partition, in one read. */
+    List<StoredDocument> queryPool(String poolName, Set<DocumentType> types);
 
     List<StoredDocument> queryByType(DocumentType type);
 
@@ -45,6 +52,9 @@ public interface ClusterLoadStore extends AutoCloseable {
 
     /** Deletes documents whose {@code ttl} has passed (reads already ignore them); returns how many. */
     int purgeExpired();
+
+    /** Requests made and request units charged since this store was opened. */
+    StoreUsage usage();
 
     /** Where the documents live, for messages: "SQLite file /var/lib/hpcscale/clusterload.db". */
     String describe();

@@ -6,6 +6,7 @@ import io.hpcscale.common.model.DocumentType;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * A store that passes every call to another: extend it to change or watch one call (a store that fails on the
@@ -41,6 +42,16 @@ public abstract class ForwardingClusterLoadStore implements ClusterLoadStore {
     @Override
     public List<StoredDocument> queryByType(DocumentType type) {
         return delegate.queryByType(type);
+    }
+
+    @Override
+    public List<StoredDocument> queryPool(String poolName, Set<DocumentType> types) {
+        return delegate.queryPool(poolName, types);
+    }
+
+    @Override
+    public StoreUsage usage() {
+        return delegate.usage();
     }
 
     @Override

@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -90,6 +91,21 @@ public final class InMemoryClusterLoadStore implements ClusterLoadStore {
             }
         }
         return result;
+    }
+
+    @Override
+    public synchronized List<StoredDocument> queryPool(String poolName, Set<DocumentType> types) {
+        checkAvailable();
+        List<StoredDocument> result = new ArrayList<>();
+        for (DocumentType type : types) {
+            result.addAll(query(type, poolName));
+        }
+        return result;
+    }
+
+    @Override
+    public StoreUsage usage() {
+        return StoreUsage.NONE;
     }
 
     @Override

@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,6 +42,7 @@ public final class SqliteClusterLoadStore implements ClusterLoadStore {
     private final Duration busyTimeout;
     private final Clock clock;
     private final DocumentCodec codec = new DocumentCodec();
+    private final UsageMeter meter = new UsageMeter();
     private Connection connection;
 
     public SqliteClusterLoadStore(Path path, Duration busyTimeout, Clock clock) {
@@ -118,6 +120,30 @@ public final class SqliteClusterLoadStore implements ClusterLoadStore {
                 return collect(select);
             }
         });
+    }
+
+    @Override
+    public synchronized List<StoredDocument> queryPool(String poolName, Set<DocumentType> types) {
+        List<String> names = types.stream().map(DocumentType::wireName).sorted().toList();
+        return withRetry("read pool " + poolName, c -> {
+            try (PreparedStatement select = c.prepareStatement(
+                    "SELECT body, etag FROM cluster_load WHERE pool_name = ? AND type IN ("
+                            + String.join(", ", java.util.Collections.nCopies(names.size(), "?")) + ") AND " + LIVE
+                            + " ORDER BY type, id")) {
+                int index = 1;
+                select.setString(index++, poolName);
+                for (String name : names) {
+                    select.setString(index++, name);
+                }
+                select.setLong(index, clock.millis());
+                return collect(select);
+            }
+        });
+    }
+
+    @Override
+    public StoreUsage usage() {
+        return meter.usage();
     }
 
     @Override
@@ -303,6 +329,7 @@ public final class SqliteClusterLoadStore implements ClusterLoadStore {
     }
 
     private <T> T withRetry(String what, Work<T> work) {
+        meter.request(0);
         SQLException last = null;
         for (int attempt = 1; attempt <= BUSY_ATTEMPTS; attempt++) {
             try {

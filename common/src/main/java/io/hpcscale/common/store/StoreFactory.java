@@ -15,6 +15,7 @@ public final class StoreFactory {
             case "sqlite" -> new SqliteClusterLoadStore(Path.of(settings.string("store.sqlite.path")),
                     settings.duration("store.sqlite.busyTimeout"), clock);
             case "memory" -> new InMemoryClusterLoadStore(clock);
+            case "cosmos" -> new CosmosClusterLoadStore(CosmosSettings.from(settings));
             default -> throw new IllegalStateException("store.type " + type + " passed validation but has no store");
         };
     }

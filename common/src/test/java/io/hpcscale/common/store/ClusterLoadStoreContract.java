@@ -26,6 +26,11 @@ public abstract class ClusterLoadStoreContract {
 
     protected abstract ClusterLoadStore newStore(Clock clock) throws Exception;
 
+    /** Lets time pass for the store: the test clock for the embedded stores, the wall clock for a server. */
+    protected void letTimePass(Duration duration) throws InterruptedException {
+        clock.advance(duration);
+    }
+
     @BeforeEach
     void openStore() throws Exception {
         store = newStore(clock);
@@ -110,12 +115,55 @@ public abstract class ClusterLoadStoreContract {
     }
 
     @Test
-    void hidesDocumentsWhoseTtlHasPassed() {
+    void hidesDocumentsWhoseTtlHasPassed() throws Exception {
         ObjectNode event = doc("events", "a", "e1", 1);
-        event.put("ttl", 60);
+        event.put("ttl", 2);
         store.upsertAll(List.of(event, doc("events", "a", "e2", 2)));
-        clock.advance(Duration.ofSeconds(61));
+        assertTrue(store.read(new DocumentKey("a", "e1")).isPresent());
+        letTimePass(Duration.ofMillis(3500));
         assertEquals(List.of("a/e2"), ids(store.query(DocumentType.EVENTS, "a")));
         assertTrue(store.read(new DocumentKey("a", "e1")).isEmpty());
+    }
+
+    @Test
+    void keepsFieldsItDoesNotKnowAndHidesItsOwn() {
+        ObjectNode written = doc("jobs", "a", "1", 1);
+        written.putObject("WrittenByANewerAgent").putArray("Values").add(1).add("two");
+        written.put("Note", "kept as written");
+        store.upsertAll(List.of(written));
+        ObjectNode read = store.read(new DocumentKey("a", "1")).orElseThrow().json();
+        assertEquals(written, read, "what was written comes back, and nothing the store adds for itself");
+    }
+
+    @Test
+    void readsOnePoolsDocumentsOfTheTypesAskedInOneQuery() {
+        store.upsertAll(List.of(doc("jobs", "a", "1", 1), doc("vms", "a", "n1", 2), doc("events", "a", "e1", 3),
+                doc("jobs", "b", "2", 4), doc("drains", "a", "drain-n1", 5)));
+        assertEquals(List.of("a/1", "a/drain-n1", "a/n1"), ids(store.queryPool("a",
+                java.util.Set.of(DocumentType.JOBS, DocumentType.VMS, DocumentType.DRAINS))));
+        assertEquals(List.of("b/2"), ids(store.queryPool("b", java.util.Set.of(DocumentType.JOBS))));
+        assertTrue(store.queryPool("c", java.util.Set.of(DocumentType.JOBS)).isEmpty());
+    }
+
+    @Test
+    void theEtagACreateOrReplaceReturnsIsTheOneARead() {
+        String created = store.create(doc("lease", "_meta", "l", 1));
+        assertEquals(created, store.read(new DocumentKey("_meta", "l")).orElseThrow().etag());
+        String replaced = store.replaceIfMatch(doc("lease", "_meta", "l", 2), created);
+        assertEquals(replaced, store.read(new DocumentKey("_meta", "l")).orElseThrow().etag());
+        assertEquals(replaced, store.query(DocumentType.LEASE, "_meta").get(0).etag());
+    }
+
+    @Test
+    void writesAndReadsTenThousandDocumentsInOneBatch() {
+        List<ObjectNode> many = new java.util.ArrayList<>();
+        for (int i = 0; i < 10_000; i++) {
+            many.add(doc("jobs", "pool" + (i % 4), "job" + i, i));
+        }
+        store.upsertAll(many);
+        assertEquals(2500, store.query(DocumentType.JOBS, "pool1").size());
+        assertEquals(10_000, store.queryByType(DocumentType.JOBS).size());
+        store.deleteAll(many.subList(0, 5000).stream().map(DocumentKeys::of).toList());
+        assertEquals(5000, store.queryByType(DocumentType.JOBS).size());
     }
 }

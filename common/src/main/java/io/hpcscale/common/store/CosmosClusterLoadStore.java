@@ -1,0 +1,480 @@
+package io.hpcscale.common.store;
+
+import com.azure.core.credential.TokenCredential;
+import com.azure.cosmos.ConsistencyLevel;
+import com.azure.cosmos.CosmosClient;
+import com.azure.cosmos.CosmosClientBuilder;
+import com.azure.cosmos.CosmosContainer;
+import com.azure.cosmos.CosmosEndToEndOperationLatencyPolicyConfigBuilder;
+import com.azure.cosmos.CosmosException;
+import com.azure.cosmos.DirectConnectionConfig;
+import com.azure.cosmos.GatewayConnectionConfig;
+import com.azure.cosmos.ThrottlingRetryOptions;
+import com.azure.cosmos.models.CosmosBulkOperationResponse;
+import com.azure.cosmos.models.CosmosBulkOperations;
+import com.azure.cosmos.models.CosmosContainerProperties;
+import com.azure.cosmos.models.CosmosContainerResponse;
+import com.azure.cosmos.models.CosmosItemOperation;
+import com.azure.cosmos.models.CosmosItemRequestOptions;
+import com.azure.cosmos.models.CosmosItemResponse;
+import com.azure.cosmos.models.CosmosQueryRequestOptions;
+import com.azure.cosmos.models.FeedResponse;
+import com.azure.cosmos.models.PartitionKey;
+import com.azure.cosmos.models.SqlParameter;
+import com.azure.cosmos.models.SqlQuerySpec;
+import com.azure.identity.DefaultAzureCredentialBuilder;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.hpcscale.common.cli.Version;
+import io.hpcscale.common.model.DocumentKey;
+import io.hpcscale.common.model.DocumentType;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The ClusterLoad collection in Azure Cosmos DB (NoSQL API), partitioned by {@code /PoolName}, for an agent and a
+ * scaler on different hosts. Reads are scoped to a pool's partition wherever the pool is known, queries are
+ * parameterised, many documents are written with bulk operations, and what must not be overwritten blindly (lease,
+ * scaler state) uses ETag-conditional writes.
+ *
+ * <p>Throttling (429) is retried by the SDK, then by this store a few times more honouring the server's retry-after;
+ * unavailable (503) and timed-out (408) requests, which the SDK does not retry for writes, are retried here with a
+ * short back-off. Every operation is bounded by {@code store.cosmos.requestTimeout}, so a hung server fails a cycle
+ * rather than holding it. Whatever still fails is a {@link StoreException}: the cycle fails cleanly.
+ *
+ * <p>The client is made, and the container checked (or created), on first use, so a program started while Cosmos
+ * DB is unreachable runs and recovers when it comes back.
+ */
+public final class CosmosClusterLoadStore implements ClusterLoadStore {
+    private static final Logger log = LoggerFactory.getLogger(CosmosClusterLoadStore.class);
+    private static final int ATTEMPTS = 3;
+    /** The SDK's own end-to-end timeout: the operation's whole time is spent, so it is not tried again. */
+    private static final int END_TO_END_TIMEOUT = 20008;
+    private static final Duration MAX_RETRY_WAIT = Duration.ofSeconds(5);
+    private static final int PAGE_SIZE = 1000;
+    private static final Set<String> SYSTEM_FIELDS = Set.of("_rid", "_self", "_etag", "_attachments", "_ts", "_lsn");
+
+    private final CosmosSettings settings;
+    private final UsageMeter meter = new UsageMeter();
+    private CosmosClient client;
+    private CosmosContainer container;
+
+    public CosmosClusterLoadStore(CosmosSettings settings) {
+        this.settings = settings;
+    }
+
+    @Override
+    public void upsertAll(Collection<ObjectNode> documents) {
+        if (documents.isEmpty()) {
+            return;
+        }
+        if (documents.size() == 1) {
+            ObjectNode document = documents.iterator().next();
+            DocumentKey key = DocumentKeys.of(document);
+            call("write " + key, () -> charged(container().upsertItem(document, partition(key),
+                    new CosmosItemRequestOptions())));
+            return;
+        }
+        List<CosmosItemOperation> operations = new ArrayList<>(documents.size());
+        for (ObjectNode document : documents) {
+            DocumentKeys.type(document);
+            operations.add(CosmosBulkOperations.getUpsertItemOperation(document, partition(DocumentKeys.of(document))));
+        }
+        bulk("write " + documents.size() + " documents", operations);
+    }
+
+    @Override
+    public void deleteAll(Collection<DocumentKey> keys) {
+        if (keys.isEmpty()) {
+            return;
+        }
+        List<CosmosItemOperation> operations = keys.stream()
+                .map(key -> CosmosBulkOperations.getDeleteItemOperation(key.id(), partition(key))).toList();
+        bulk("delete " + keys.size() + " documents", operations);
+    }
+
+    @Override
+    public Optional<StoredDocument> read(DocumentKey key) {
+        return call("read " + key, () -> {
+            try {
+                CosmosItemResponse<ObjectNode> response = container().readItem(key.id(), partition(key),
+                        ObjectNode.class);
+                charged(response);
+                return Optional.of(stored(response.getItem()));
+            } catch (CosmosException e) {
+                if (e.getStatusCode() == 404) {
+                    meter.request(e.getRequestCharge());
+                    return Optional.empty();
+                }
+                throw e;
+            }
+        });
+    }
+
+    @Override
+    public List<StoredDocument> query(DocumentType type, String poolName) {
+        return queryPool(poolName, Set.of(type));
+    }
+
+    @Override
+    public List<StoredDocument> queryPool(String poolName, Set<DocumentType> types) {
+        List<SqlParameter> parameters = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        int i = 0;
+        for (DocumentType type : types.stream().sorted().toList()) {
+            names.add("@type" + i);
+            parameters.add(new SqlParameter("@type" + i++, type.wireName()));
+        }
+        SqlQuerySpec query = new SqlQuerySpec("SELECT * FROM c WHERE c.Type IN (" + String.join(", ", names) + ")",
+                parameters);
+        CosmosQueryRequestOptions options = new CosmosQueryRequestOptions().setPartitionKey(new PartitionKey(poolName));
+        return call("read " + types.size() + " document types of pool " + poolName, () -> run(query, options));
+    }
+
+    @Override
+    public List<StoredDocument> queryByType(DocumentType type) {
+        SqlQuerySpec query = new SqlQuerySpec("SELECT * FROM c WHERE c.Type = @type",
+                List.of(new SqlParameter("@type", type.wireName())));
+        return call("read the " + type.wireName() + " documents of every pool",
+                () -> run(query, new CosmosQueryRequestOptions()));
+    }
+
+    @Override
+    public String replaceIfMatch(ObjectNode document, String expectedEtag) {
+        DocumentKey key = DocumentKeys.of(document);
+        return call("replace " + key, () -> {
+            try {
+                return charged(container().replaceItem(document, key.id(), partition(key),
+                        new CosmosItemRequestOptions().setIfMatchETag(expectedEtag))).getETag();
+            } catch (CosmosException e) {
+                if (e.getStatusCode() == 412) {
+                    meter.request(e.getRequestCharge());
+                    throw new EtagConflictException(key, "changed since it was read (ETag " + expectedEtag
+                            + " is stale)");
+                }
+                if (e.getStatusCode() == 404) {
+                    meter.request(e.getRequestCharge());
+                    throw new EtagConflictException(key, "no longer exists");
+                }
+                throw e;
+            }
+        });
+    }
+
+    @Override
+    public String create(ObjectNode document) {
+        DocumentKey key = DocumentKeys.of(document);
+        return call("create " + key, () -> {
+            try {
+                return charged(container().createItem(document, partition(key), new CosmosItemRequestOptions()))
+                        .getETag();
+            } catch (CosmosException e) {
+                if (e.getStatusCode() == 409) {
+                    meter.request(e.getRequestCharge());
+                    throw new EtagConflictException(key, "already exists");
+                }
+                throw e;
+            }
+        });
+    }
+
+    /** Cosmos DB deletes documents whose {@code ttl} has passed by itself, and never returns them meanwhile. */
+    @Override
+    public int purgeExpired() {
+        return 0;
+    }
+
+    @Override
+    public StoreUsage usage() {
+        return meter.usage();
+    }
+
+    @Override
+    public String describe() {
+        return settings.describe();
+    }
+
+    @Override
+    public synchronized void close() {
+        if (client != null) {
+            client.close();
+            client = null;
+            container = null;
+        }
+    }
+
+    private List<StoredDocument> run(SqlQuerySpec query, CosmosQueryRequestOptions options) {
+        List<StoredDocument> result = new ArrayList<>();
+        for (FeedResponse<ObjectNode> page : container().queryItems(query, options, ObjectNode.class)
+                .iterableByPage(PAGE_SIZE)) {
+            meter.request(page.getRequestCharge());
+            for (ObjectNode item : page.getResults()) {
+                result.add(stored(item));
+            }
+        }
+        return result;
+    }
+
+    /**
+     * Bulk writes, checked one by one: operations throttled or refused for the moment are tried again, with what
+     * the server said to wait; anything else that failed fails the call, after the others were done.
+     */
+    private void bulk(String what, List<CosmosItemOperation> operations) {
+        List<CosmosItemOperation> pending = operations;
+        for (int attempt = 1; ; attempt++) {
+            List<CosmosItemOperation> retry = new ArrayList<>();
+            List<String> failures = new ArrayList<>();
+            Duration wait = Duration.ZERO;
+            List<CosmosItemOperation> batch = pending;
+            List<CosmosBulkOperationResponse<Object>> responses = call(what, () -> {
+                List<CosmosBulkOperationResponse<Object>> all = new ArrayList<>(batch.size());
+                container().executeBulkOperations(batch).forEach(all::add);
+                return all;
+            });
+            for (CosmosBulkOperationResponse<Object> response : responses) {
+                CosmosItemOperation operation = response.getOperation();
+                int status = response.getResponse() != null ? response.getResponse().getStatusCode()
+                        : response.getException() instanceof CosmosException e ? e.getStatusCode() : -1;
+                if (response.getResponse() != null) {
+                    meter.request(response.getResponse().getRequestCharge());
+                }
+                if (status >= 200 && status < 300 || (status == 404 && isDelete(operation))) {
+                    continue;
+                }
+                if (isTransient(status)) {
+                    retry.add(operation);
+                    if (response.getResponse() != null && response.getResponse().getRetryAfterDuration() != null
+                            && response.getResponse().getRetryAfterDuration().compareTo(wait) > 0) {
+                        wait = response.getResponse().getRetryAfterDuration();
+                    }
+                } else {
+                    failures.add(operation.getId() + " (" + status + (response.getException() != null
+                            ? ": " + response.getException().getMessage() : "") + ")");
+                }
+            }
+            if (!failures.isEmpty()) {
+                throw new StoreException(describe() + " failed to " + what + ": " + failures.size() + " refused, "
+                        + "the first: " + failures.get(0));
+            }
+            if (retry.isEmpty()) {
+                return;
+            }
+            if (attempt >= ATTEMPTS) {
+                throw new StoreException(describe() + " failed to " + what + ": " + retry.size() + " documents "
+                        + "still throttled or unavailable after " + ATTEMPTS + " attempts; the cycle is retried later");
+            }
+            pause(wait.isZero() ? backoff(attempt) : min(wait, MAX_RETRY_WAIT));
+            pending = retry;
+        }
+    }
+
+    private static boolean isDelete(CosmosItemOperation operation) {
+        return operation.getOperationType().name().equals("DELETE");
+    }
+
+    /** Runs one operation; throttled, unavailable and timed-out answers are retried a few times. */
+    private <T> T call(String what, Supplier<T> operation) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return operation.get();
+            } catch (CosmosException e) {
+                meter.request(e.getRequestCharge());
+                if (!isTransient(e.getStatusCode()) || e.getSubStatusCode() == END_TO_END_TIMEOUT
+                        || attempt >= ATTEMPTS) {
+                    throw failure(what, e, attempt);
+                }
+                Duration wait = e.getStatusCode() == 429 && e.getRetryAfterDuration() != null
+                        ? min(e.getRetryAfterDuration(), MAX_RETRY_WAIT) : backoff(attempt);
+                log.debug("{} to {} answered {}/{}; trying again in {} ms", describe(), what, e.getStatusCode(),
+                        e.getSubStatusCode(), wait.toMillis());
+                pause(wait);
+            } catch (RuntimeException e) {
+                if (e instanceof StoreException || e instanceof EtagConflictException) {
+                    throw e;
+                }
+                throw new StoreException(describe() + " failed to " + what + ": " + e.getMessage()
+                        + " (check store.cosmos.endpoint and that this host reaches it)", e);
+            }
+        }
+    }
+
+    private StoreException failure(String what, CosmosException e, int attempts) {
+        String why = switch (e.getStatusCode()) {
+            case 401 -> "the key or token was refused (401): check store.cosmos.auth and the key file or identity";
+            case 403 -> "permission denied (403): grant this identity the Cosmos DB Built-in Data Contributor role "
+                    + "on the account (see docs/operations.md)";
+            case 408 -> "no answer within store.cosmos.requestTimeout (" + settings.requestTimeout().toSeconds()
+                    + "s)";
+            case 429 -> "throttled (429) after " + attempts + " attempts: the container needs more request units";
+            case 503 -> "unavailable (503) after " + attempts + " attempts";
+            default -> "status " + e.getStatusCode() + "/" + e.getSubStatusCode() + ": " + firstLine(e.getMessage());
+        };
+        return new StoreException(describe() + " failed to " + what + ": " + why, e);
+    }
+
+    private static boolean isTransient(int status) {
+        return status == 429 || status == 503 || status == 408 || status == 449 || status == 410;
+    }
+
+    private static Duration backoff(int attempt) {
+        return Duration.ofMillis(200L << Math.min(attempt - 1, 4));
+    }
+
+    private static Duration min(Duration a, Duration b) {
+        return a.compareTo(b) < 0 ? a : b;
+    }
+
+    private static void pause(Duration wait) {
+        try {
+            Thread.sleep(wait.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StoreException("interrupted while waiting to retry a Cosmos DB request");
+        }
+    }
+
+    private static String firstLine(String message) {
+        if (message == null) {
+            return "";
+        }
+        int end = message.indexOf('\n');
+        String line = end < 0 ? message : message.substring(0, end);
+        return line.length() > 300 ? line.substring(0, 300) + "..." : line;
+    }
+
+    private <T> CosmosItemResponse<T> charged(CosmosItemResponse<T> response) {
+        meter.request(response.getRequestCharge());
+        return response;
+    }
+
+    private static PartitionKey partition(DocumentKey key) {
+        return new PartitionKey(key.poolName());
+    }
+
+    /** The document as hpcscale wrote it: Cosmos DB's own fields go, its ETag is kept beside it. */
+    private static StoredDocument stored(ObjectNode item) {
+        String etag = item.path("_etag").asText();
+        item.remove(SYSTEM_FIELDS);
+        return new StoredDocument(item, etag);
+    }
+
+    private synchronized CosmosContainer container() {
+        if (container != null) {
+            return container;
+        }
+        CosmosClient made = client != null ? client : build();
+        client = made;
+        container = ContainerCheck.open(made, settings, meter);
+        return container;
+    }
+
+    private CosmosClient build() {
+        CosmosClientBuilder builder = new CosmosClientBuilder()
+                .endpoint(settings.endpoint())
+                .consistencyLevel(ConsistencyLevel.SESSION)
+                .contentResponseOnWriteEnabled(false)
+                .userAgentSuffix("hpcscale/" + Version.current())
+                .throttlingRetryOptions(new ThrottlingRetryOptions()
+                        .setMaxRetryAttemptsOnThrottledRequests(9)
+                        .setMaxRetryWaitTime(Duration.ofSeconds(10)))
+                .endToEndOperationLatencyPolicyConfig(
+                        new CosmosEndToEndOperationLatencyPolicyConfigBuilder(settings.requestTimeout()).build())
+                .endpointDiscoveryEnabled(!settings.preferredRegions().isEmpty())
+                .preferredRegions(settings.preferredRegions());
+        if (settings.directMode()) {
+            builder.directMode(DirectConnectionConfig.getDefaultConfig(), GatewayConnectionConfig.getDefaultConfig());
+        } else {
+            builder.gatewayMode(GatewayConnectionConfig.getDefaultConfig());
+        }
+        if (settings.key() != null) {
+            builder.key(settings.key());
+        } else {
+            builder.credential(credential());
+        }
+        try {
+            return builder.buildClient();
+        } catch (RuntimeException e) {
+            throw new StoreException(describe() + " cannot be reached: " + firstLine(e.getMessage())
+                    + " (check store.cosmos.endpoint, and that this host reaches it on port 443)", e);
+        }
+    }
+
+    private TokenCredential credential() {
+        DefaultAzureCredentialBuilder builder = new DefaultAzureCredentialBuilder();
+        if (settings.managedIdentityClientId() != null) {
+            builder.managedIdentityClientId(settings.managedIdentityClientId());
+        }
+        return builder.build();
+    }
+
+    /** Opens the container, creating it (and its database) when allowed and missing, and checks its shape. */
+    private static final class ContainerCheck {
+        private ContainerCheck() {
+        }
+
+        static CosmosContainer open(CosmosClient client, CosmosSettings settings, UsageMeter meter) {
+            try {
+                if (settings.createIfMissing()) {
+                    meter.request(client.createDatabaseIfNotExists(settings.database()).getRequestCharge());
+                    CosmosContainerProperties properties = new CosmosContainerProperties(settings.container(),
+                            "/PoolName");
+                    properties.setDefaultTimeToLiveInSeconds(-1);
+                    meter.request(client.getDatabase(settings.database()).createContainerIfNotExists(properties)
+                            .getRequestCharge());
+                }
+                CosmosContainer container = client.getDatabase(settings.database()).getContainer(settings.container());
+                CosmosContainerResponse read = container.read();
+                meter.request(read.getRequestCharge());
+                checkShape(read.getProperties(), settings);
+                return container;
+            } catch (CosmosException e) {
+                meter.request(e.getRequestCharge());
+                throw missing(settings, e);
+            }
+        }
+
+        private static void checkShape(CosmosContainerProperties properties, CosmosSettings settings) {
+            List<String> paths = properties.getPartitionKeyDefinition().getPaths();
+            if (!paths.equals(List.of("/PoolName"))) {
+                throw new StoreException(settings.describe() + " is partitioned by " + paths + ", not /PoolName: "
+                        + "create a container with partition key /PoolName (its key cannot be changed) and name it "
+                        + "in store.cosmos.container");
+            }
+            if (properties.getDefaultTimeToLiveInSeconds() == null) {
+                throw new StoreException(settings.describe() + " has time to live off, so events would never "
+                        + "expire: turn it on without a default (az cosmosdb sql container update ... --ttl -1)");
+            }
+        }
+
+        private static StoreException missing(CosmosSettings settings, CosmosException e) {
+            String create = "az cosmosdb sql container create --account-name <account> --resource-group <group> "
+                    + "--database-name " + settings.database() + " --name " + settings.container()
+                    + " --partition-key-path /PoolName --ttl -1";
+            if (e.getStatusCode() == 404) {
+                return new StoreException(settings.describe() + " does not exist"
+                        + (settings.createIfMissing() ? "" : " and store.cosmos.createIfMissing is false")
+                        + ": create the database and the container (" + create + "), or set "
+                        + "store.cosmos.createIfMissing = true with an identity allowed to create them", e);
+            }
+            if (e.getStatusCode() == 403) {
+                return new StoreException(settings.describe() + ": this identity may not "
+                        + (settings.createIfMissing() ? "create or read" : "read") + " it (403). Data-plane roles "
+                        + "cannot create databases or containers: create them once with an account contributor ("
+                        + create + ") and set store.cosmos.createIfMissing = false; grant this identity the "
+                        + "Cosmos DB Built-in Data Contributor role", e);
+            }
+            if (e.getStatusCode() == 401) {
+                return new StoreException(settings.describe() + ": the key or token was refused (401); check "
+                        + "store.cosmos.auth and the key file or managed identity", e);
+            }
+            return new StoreException(settings.describe() + " cannot be opened: status " + e.getStatusCode()
+                    + ": " + firstLine(e.getMessage()), e);
+        }
+    }
+}
