@@ -1,6 +1,7 @@
 package io.hpcscale.common.agent;
 
 import io.hpcscale.common.model.AgentDocument;
+import io.hpcscale.common.model.ChangeMarkerDocument;
 import io.hpcscale.common.model.ClusterLoadDocument;
 import io.hpcscale.common.model.DocumentKey;
 import io.hpcscale.common.model.DocumentType;
@@ -9,22 +10,31 @@ import io.hpcscale.common.model.JobDocument;
 import io.hpcscale.common.model.VmDocument;
 import io.hpcscale.common.store.DocumentStore;
 import io.hpcscale.common.store.StoreException;
+import io.hpcscale.common.store.StoreUsage;
+import io.hpcscale.common.store.StoredDocument;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * One agent, for any scheduler. Each cycle it reads the drain requests, reads the scheduler, carries out the drain
  * handshake (and reads again if it changed anything), writes the job and vm documents that changed, deletes those of
- * jobs and nodes the scheduler no longer has, and writes its heartbeat.
+ * jobs and nodes the scheduler no longer has, and writes its heartbeat. Everything it reads from the store is read
+ * one served pool's partition at a time.
  *
  * <p>A failed read writes nothing but the heartbeat with {@code LastError}: a missing document only ever means the
  * scheduler no longer has that job or node.
+ *
+ * <p>Between full cycles, {@link #changed()} checks cheaply whether one is worth running now: the scheduler's quick
+ * signature (a job queued or gone) and the scaler's drain marker (a drain asked for or withdrawn).
  */
 public final class Agent {
     private static final Logger log = LoggerFactory.getLogger(Agent.class);
@@ -44,6 +54,9 @@ public final class Agent {
     private WrittenDocuments written;
     private Instant loadedAt;
     private Instant lastSuccessAt;
+    private Instant lastChangeAt;
+    private String signatureRead;
+    private String drainMarkerRead;
 
     public Agent(SchedulerAdapter adapter, DocumentStore store, PoolMap pools, String host, String version) {
         this.adapter = adapter;
@@ -75,15 +88,48 @@ public final class Agent {
         if (cycle.succeeded) {
             lastSuccessAt = now;
         }
+        if (!cycle.upserted.isEmpty() || !cycle.deleted.isEmpty() || !cycle.takenOffline.isEmpty()
+                || !cycle.broughtBack.isEmpty()) {
+            lastChangeAt = now;
+        }
         writeHeartbeat(now, millis, cycle);
         CycleReport report = new CycleReport(now, cycle.succeeded, cycle.jobsRead, cycle.nodesRead,
                 cycle.upserted, cycle.deleted, cycle.takenOffline, cycle.broughtBack, cycle.problems, millis);
-        logReport(report);
+        logReport(report, store.store().usage().minus(cycle.usageBefore));
         return report;
+    }
+
+    /**
+     * Whether a full cycle is worth running before the next one is due: the scheduler's quick signature or the
+     * scaler's drain marker differs from what the last full cycle saw. A check that fails says no: the full cycle,
+     * when due, reports the problem.
+     */
+    public boolean changed() throws InterruptedException {
+        try {
+            Optional<String> signature = adapter.quickSignature();
+            if (signature.isPresent() && !signature.get().equals(signatureRead)) {
+                log.debug("the scheduler's queues changed: a full read now");
+                return true;
+            }
+            String marker = drainMarker();
+            if (marker != null && !marker.equals(drainMarkerRead)) {
+                log.debug("the scaler changed its drain requests: a full read now");
+                return true;
+            }
+            return false;
+        } catch (SchedulerReadException | StoreException e) {
+            log.debug("the quick check failed, the next full cycle will tell: {}", e.getMessage());
+            return false;
+        }
+    }
+
+    private String drainMarker() {
+        return store.store().read(ChangeMarkerDocument.DRAINS_KEY).map(StoredDocument::etag).orElse(null);
     }
 
     private final class Cycle {
         final Instant now;
+        final StoreUsage usageBefore = store.store().usage();
         final List<String> problems = new ArrayList<>();
         final List<ClusterLoadDocument> upserted = new ArrayList<>();
         final List<DocumentKey> deleted = new ArrayList<>();
@@ -99,7 +145,9 @@ public final class Agent {
 
         void run() throws SchedulerReadException, InterruptedException {
             loadIfNeeded(now);
+            String marker = drainMarker();
             Map<String, DrainDocument> drains = readDrains();
+            Optional<String> signature = quickSignatureBefore();
             SchedulerSnapshot snapshot = adapter.read();
             if (respondToDrains(drains, snapshot)) {
                 snapshot = adapter.read();
@@ -111,12 +159,23 @@ public final class Agent {
                     snapshot.unreadableNodes());
             write(changes);
             succeeded = true;
+            drainMarkerRead = marker;
+            signature.ifPresent(value -> signatureRead = value);
+        }
+
+        /** Taken before the full read, so a change that lands during it is seen by the next quick check. */
+        private Optional<String> quickSignatureBefore() throws InterruptedException {
+            try {
+                return adapter.quickSignature();
+            } catch (SchedulerReadException e) {
+                return Optional.empty();
+            }
         }
 
         private Map<String, DrainDocument> readDrains() {
             Map<String, DrainDocument> byNode = new HashMap<>();
-            for (DrainDocument drain : store.all(DocumentType.DRAINS, DrainDocument.class)) {
-                if (pools.serves(drain.poolName())) {
+            for (String pool : pools.pools()) {
+                for (DrainDocument drain : store.inPool(DocumentType.DRAINS, pool, DrainDocument.class)) {
                     byNode.put(drain.name(), drain);
                 }
             }
@@ -179,20 +238,22 @@ public final class Agent {
             return;
         }
         Map<DocumentKey, JobDocument> jobs = new HashMap<>();
-        for (JobDocument job : store.all(DocumentType.JOBS, JobDocument.class)) {
-            if (agentId.equals(job.agent())) {
-                jobs.put(job.key(), job);
-            }
-        }
         Map<DocumentKey, VmDocument> vms = new HashMap<>();
-        for (VmDocument vm : store.all(DocumentType.VMS, VmDocument.class)) {
-            if (agentId.equals(vm.agent())) {
-                vms.put(vm.key(), vm);
+        for (String pool : pools.pools()) {
+            for (ClusterLoadDocument document : store.inPool(pool, Set.of(DocumentType.JOBS, DocumentType.VMS))) {
+                if (document instanceof JobDocument job && agentId.equals(job.agent())) {
+                    jobs.put(job.key(), job);
+                } else if (document instanceof VmDocument vm && agentId.equals(vm.agent())) {
+                    vms.put(vm.key(), vm);
+                }
             }
         }
         if (lastSuccessAt == null) {
             store.read(new DocumentKey(ClusterLoadDocument.META_POOL, agentId), AgentDocument.class)
-                    .ifPresent(previous -> lastSuccessAt = previous.document().lastSuccessAt());
+                    .ifPresent(previous -> {
+                        lastSuccessAt = previous.document().lastSuccessAt();
+                        lastChangeAt = previous.document().lastChangeAt();
+                    });
         }
         written = new WrittenDocuments(jobs, vms);
         loadedAt = now;
@@ -202,7 +263,7 @@ public final class Agent {
     private void writeHeartbeat(Instant now, long millis, Cycle cycle) {
         String error = cycle.problems.isEmpty() ? null : String.join("; ", cycle.problems);
         AgentDocument heartbeat = new AgentDocument(agentId, adapter.scheduler(), host, version, now, millis,
-                pools.pools(), error, lastSuccessAt);
+                pools.pools(), error, lastSuccessAt, lastChangeAt);
         try {
             store.upsert(List.of(heartbeat));
         } catch (StoreException e) {
@@ -210,13 +271,15 @@ public final class Agent {
         }
     }
 
-    private static void logReport(CycleReport report) {
+    private static void logReport(CycleReport report, StoreUsage cost) {
+        String store = String.format(Locale.ROOT, "store: %d requests, %.1f RU", cost.requests(),
+                cost.requestUnits());
         if (report.succeeded()) {
-            log.info("cycle: read {} jobs and {} nodes; wrote {} documents, deleted {}; {} ms{}", report.jobsRead(),
-                    report.nodesRead(), report.written().size(), report.deleted().size(), report.millis(),
-                    report.problems().isEmpty() ? "" : "; problems: " + report.error());
+            log.info("cycle: read {} jobs and {} nodes; wrote {} documents, deleted {}; {}; {} ms{}",
+                    report.jobsRead(), report.nodesRead(), report.written().size(), report.deleted().size(), store,
+                    report.millis(), report.problems().isEmpty() ? "" : "; problems: " + report.error());
         } else {
-            log.warn("cycle failed, nothing deleted, heartbeat carries the error: {}", report.error());
+            log.warn("cycle failed, nothing deleted, heartbeat carries the error: {}; {}", report.error(), store);
         }
     }
 }

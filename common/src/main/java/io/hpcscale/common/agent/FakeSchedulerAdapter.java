@@ -1,11 +1,14 @@
 package io.hpcscale.common.agent;
 
+import io.hpcscale.common.model.JobState;
 import io.hpcscale.common.model.NodeJobStatus;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * A scheduler held in memory, the fake beside {@link SchedulerAdapter}. Offlining and returning nodes change its
@@ -84,6 +87,16 @@ public final class FakeSchedulerAdapter implements SchedulerAdapter {
         }
         List<SchedulerJob> readable = jobs.values().stream().filter(j -> !unreadableJobIds.contains(j.id())).toList();
         return new SchedulerSnapshot(readable, List.copyOf(nodes.values()), unreadableJobIds, Set.of());
+    }
+
+    /** The ids of the queued jobs, as a real scheduler's queue summary would change with them. */
+    @Override
+    public synchronized Optional<String> quickSignature() throws SchedulerReadException {
+        if (readFailure != null) {
+            throw new SchedulerReadException(readFailure);
+        }
+        return Optional.of(jobs.values().stream().filter(j -> j.state() == JobState.Queued).map(SchedulerJob::id)
+                .sorted().collect(Collectors.joining(",")));
     }
 
     @Override

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.hpcscale.common.model.AgentDocument;
 import io.hpcscale.common.model.Chunk;
+import io.hpcscale.common.model.ChangeMarkerDocument;
 import io.hpcscale.common.model.ClusterLoadDocument;
 import io.hpcscale.common.model.DocumentType;
 import io.hpcscale.common.model.DrainDocument;
@@ -58,6 +59,8 @@ public final class DocumentCodec {
             encodeLease(lease, json);
         } else if (document instanceof ScalerStateDocument state) {
             encodeState(state, json);
+        } else if (document instanceof ChangeMarkerDocument marker) {
+            putInstant(json, Fields.CHANGED_AT, marker.changedAt());
         }
         return json;
     }
@@ -84,6 +87,8 @@ public final class DocumentCodec {
             case POWER -> decodePower(fields);
             case LEASE -> decodeLease(fields);
             case SCALER_STATE -> decodeState(fields);
+            case MARKER -> new ChangeMarkerDocument(fields.requiredText(Fields.ID),
+                    fields.requiredInstant(Fields.CHANGED_AT));
         };
     }
 
@@ -228,6 +233,7 @@ public final class DocumentCodec {
         agent.pools().forEach(pools::add);
         json.put(Fields.LAST_ERROR, agent.lastError());
         putInstant(json, Fields.LAST_SUCCESS_AT, agent.lastSuccessAt());
+        putInstant(json, Fields.LAST_CHANGE_AT, agent.lastChangeAt());
     }
 
     private static AgentDocument decodeAgent(FieldReader fields) {
@@ -240,7 +246,8 @@ public final class DocumentCodec {
                 fields.number(Fields.CYCLE_MILLIS, 0),
                 fields.textList(Fields.POOLS),
                 fields.optionalText(Fields.LAST_ERROR),
-                fields.instant(Fields.LAST_SUCCESS_AT));
+                fields.instant(Fields.LAST_SUCCESS_AT),
+                fields.instant(Fields.LAST_CHANGE_AT));
     }
 
     private static void encodeEvent(EventDocument event, ObjectNode json) {

@@ -47,6 +47,8 @@ final class Fields {
     static final String POOLS = "Pools";
     static final String LAST_ERROR = "LastError";
     static final String LAST_SUCCESS_AT = "LastSuccessAt";
+    static final String LAST_CHANGE_AT = "LastChangeAt";
+    static final String CHANGED_AT = "ChangedAt";
 
     static final String AT = "At";
     static final String ACTION = "Action";

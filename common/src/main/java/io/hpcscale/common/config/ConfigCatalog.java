@@ -90,6 +90,12 @@ public final class ConfigCatalog {
                 .describe("Time between two agent cycles (read the scheduler, write what changed, carry out "
                         + "drains).")
                 .build());
+        keys.add(key("agent.quickInterval", ValueKind.DURATION, "10s", AGENTS).minimumMillis(0)
+                .describe("Between full cycles, the agent checks this often, cheaply, whether one is worth running "
+                        + "now: a job queued or gone (PBS qstat -Q, Slurm squeue of pending jobs) or a drain request "
+                        + "asked or withdrawn (one point read of the scaler's marker). A queued job then reaches the "
+                        + "scaler in seconds. 0 turns the checks off.")
+                .build());
         keys.add(key("agent.commandTimeout", ValueKind.DURATION, "60s", AGENTS).minimumMillis(100)
                 .describe("Bound on one scheduler command. A command that runs longer is killed and the cycle "
                         + "writes only the heartbeat, with the error.")
@@ -117,6 +123,11 @@ public final class ConfigCatalog {
         keys.add(key("scaler.interval", ValueKind.DURATION, "60s", Set.of(SCALER)).minimumMillis(1000)
                 .describe("Time between two scaler cycles (read the documents and each pool's instances, plan, "
                         + "act).")
+                .build());
+        keys.add(key("scaler.quickInterval", ValueKind.DURATION, "5s", Set.of(SCALER)).minimumMillis(0)
+                .describe("Between cycles, the scaler reads each agent's heartbeat this often (one small point read "
+                        + "per agent) and runs a cycle at once when an agent wrote a change, so a queued job or a "
+                        + "drained node is acted on in seconds. 0 turns the checks off.")
                 .build());
         keys.add(key("scaler.dryRun", ValueKind.BOOLEAN, "false", Set.of(SCALER))
                 .describe("true: plan and log every decision, but start, stop and drain nothing and write no "

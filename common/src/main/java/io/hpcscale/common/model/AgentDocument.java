@@ -11,6 +11,9 @@ import java.util.Objects;
  * @param lastSuccessAt when the agent last read the scheduler and wrote what it read; the scaler judges staleness
  *                      by this, because a cycle that failed tells it nothing new about the pools
  * @param lastError     what went wrong in the last cycle, or null
+ * @param lastChangeAt  when the agent last wrote a change (a job or node document, a drain carried out): the scaler
+ *                      reads this one small document every few seconds and runs a cycle at once when it moved, rather
+ *                      than waiting for its interval
  */
 public record AgentDocument(
         String id,
@@ -21,12 +24,19 @@ public record AgentDocument(
         long cycleMillis,
         List<String> pools,
         String lastError,
-        Instant lastSuccessAt) implements ClusterLoadDocument {
+        Instant lastSuccessAt,
+        Instant lastChangeAt) implements ClusterLoadDocument {
 
     public AgentDocument {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(lastCycleAt, "lastCycleAt");
         pools = List.copyOf(pools);
+    }
+
+    /** A heartbeat that says nothing about changes: written by tests and the simulator as an agent that reads. */
+    public AgentDocument(String id, String scheduler, String host, String version, Instant lastCycleAt,
+            long cycleMillis, List<String> pools, String lastError, Instant lastSuccessAt) {
+        this(id, scheduler, host, version, lastCycleAt, cycleMillis, pools, lastError, lastSuccessAt, null);
     }
 
     public static String idFor(String host, String scheduler) {

@@ -12,7 +12,8 @@ public enum DocumentType {
     EVENTS("events"),
     LEASE("lease"),
     POWER("power"),
-    SCALER_STATE("scalerstate");
+    SCALER_STATE("scalerstate"),
+    MARKER("marker");
 
     private final String wireName;
 

@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,6 +54,11 @@ public final class DocumentStore {
 
     public <T extends ClusterLoadDocument> List<T> inPool(DocumentType type, String pool, Class<T> documentClass) {
         return decodeAll(store.query(type, pool), documentClass);
+    }
+
+    /** One pool's documents of these types, read in one query; those that do not follow the contract are skipped. */
+    public List<ClusterLoadDocument> inPool(String pool, Set<DocumentType> types) {
+        return decodeAll(store.queryPool(pool, types), ClusterLoadDocument.class);
     }
 
     public <T extends ClusterLoadDocument> Optional<Versioned<T>> read(DocumentKey key, Class<T> documentClass) {

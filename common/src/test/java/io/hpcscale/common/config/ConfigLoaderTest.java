@@ -55,7 +55,7 @@ class ConfigLoaderTest {
         String all = e.getMessage();
         assertTrue(all.contains("agent.interval=2 minutes (in " + dir.resolve("hpcscale.properties")
                 + "): expected a duration like 90s, 5m or 2h"), all);
-        assertTrue(all.contains("store.type=postgres") && all.contains("expected one of sqlite, memory"), all);
+        assertTrue(all.contains("store.type=postgres") && all.contains("expected one of sqlite, cosmos, memory"), all);
         assertTrue(all.contains("agent.commandTimeout=10ms") && all.contains("at least 100ms"), all);
         assertTrue(all.contains("pool.x.nodePattern=node[0-9") && all.contains("regular expression"), all);
     }

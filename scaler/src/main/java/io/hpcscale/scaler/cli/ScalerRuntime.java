@@ -35,8 +35,10 @@ final class ScalerRuntime implements AutoCloseable {
     private final ExecutorService poolThreads;
     private final Clock clock;
     private final Duration interval;
+    private final Duration quickInterval;
     private final Duration grace;
     private final boolean dryRun;
+    private Instant nextCycle;
 
     private ScalerRuntime(ClusterLoadStore store, Scaler scaler, ExecutorService poolThreads, Clock clock,
             Settings settings) {
@@ -45,6 +47,7 @@ final class ScalerRuntime implements AutoCloseable {
         this.poolThreads = poolThreads;
         this.clock = clock;
         this.interval = settings.duration("scaler.interval");
+        this.quickInterval = settings.duration("scaler.quickInterval");
         this.grace = settings.duration("scaler.shutdownGrace");
         this.dryRun = settings.bool("scaler.dryRun");
     }
@@ -92,13 +95,29 @@ final class ScalerRuntime implements AutoCloseable {
         return planOnly ? scaler.planOnly(now) : scaler.runOnce(now);
     }
 
-    /** One cycle of the service; returns when the next should begin at the latest (a standby watches the lease). */
+    /**
+     * One turn of the service: a cycle when one is due (every {@code scaler.interval}) or when an agent serving the
+     * pools wrote a change since the last (checked every {@code scaler.quickInterval} with one point read per agent);
+     * returns when the next turn should begin. A standby only watches the lease, until it expires.
+     */
     Instant serviceCycle(Instant now) throws InterruptedException {
-        CycleOutcome outcome = scaler.runCycle(now, interval);
-        if (outcome.standby() && outcome.lease().expiresAt() != null) {
-            return outcome.lease().expiresAt();
+        boolean due = nextCycle == null || !now.isBefore(nextCycle);
+        if (!due && !(quickInterval.isZero() || dryRun) && scaler.agentsChanged()) {
+            due = true;
         }
-        return null;
+        if (due) {
+            CycleOutcome outcome = scaler.runCycle(now, interval);
+            nextCycle = now.plus(interval);
+            if (outcome.standby() && outcome.lease().expiresAt() != null
+                    && outcome.lease().expiresAt().isBefore(nextCycle)) {
+                return outcome.lease().expiresAt();
+            }
+            if (outcome.standby()) {
+                return nextCycle;
+            }
+        }
+        Instant quick = now.plus(quickInterval);
+        return quickInterval.isZero() || quick.isAfter(nextCycle) ? nextCycle : quick;
     }
 
     /** Stops new calls at once; {@link #shutDown()} then waits for those in flight. */

@@ -1,5 +1,6 @@
 package io.hpcscale.scaler.run;
 
+import io.hpcscale.common.model.ChangeMarkerDocument;
 import io.hpcscale.common.model.CosmosIds;
 import io.hpcscale.common.model.DocumentKey;
 import io.hpcscale.common.model.DrainDocument;
@@ -50,6 +51,7 @@ final class Actuation {
     private ScalerStateDocument stored;
     private String etag;
     private boolean throttled;
+    private boolean drainsChanged;
     private String problem;
 
     /**
@@ -97,13 +99,22 @@ final class Actuation {
             return recorded;
         }
         if (cloudWork && !writeIntents(stops)) {
+            markDrainsChanged();
             return recorded;
         }
         stop(stops);
         start();
         create();
         commit();
+        markDrainsChanged();
         return recorded;
+    }
+
+    /** Tells the agents, through the marker they check every few seconds, that a drain was asked or withdrawn. */
+    private void markDrainsChanged() {
+        if (drainsChanged) {
+            storeWrite(() -> store.upsert(List.of(new ChangeMarkerDocument(ChangeMarkerDocument.DRAINS, now))));
+        }
     }
 
     private void logDryRun() {
@@ -124,6 +135,7 @@ final class Actuation {
     private void cancelDrains() {
         for (Plan.CancelDrain cancel : plan.cancels()) {
             Outcome outcome = storeWrite(() -> store.delete(List.of(drainKey(cancel.node()))));
+            drainsChanged |= outcome.ok();
             event(EventKind.CANCEL_DRAIN, List.of(cancel.node()), cancel.reason(), outcome);
         }
     }
@@ -140,6 +152,7 @@ final class Actuation {
             String node = drain.instance().nodeName();
             Outcome outcome = storeWrite(() -> store.upsert(List.of(
                     DrainDocument.request(pool.name(), node, drain.reason(), now))));
+            drainsChanged |= outcome.ok();
             event(EventKind.DRAIN, List.of(node), drain.reason(), outcome);
         }
     }
@@ -323,6 +336,7 @@ final class Actuation {
         }
         if (start.withdrawDrain()) {
             Outcome outcome = storeWrite(() -> store.delete(List.of(drainKey(instance.nodeName()))));
+            drainsChanged |= outcome.ok();
             event(EventKind.CANCEL_DRAIN, List.of(instance.nodeName()), "its instance was started again", outcome);
         }
     }

@@ -1,6 +1,7 @@
 package io.hpcscale.scaler.run;
 
 import io.hpcscale.common.model.AgentDocument;
+import io.hpcscale.common.model.ClusterLoadDocument;
 import io.hpcscale.common.model.DocumentType;
 import io.hpcscale.common.model.DrainDocument;
 import io.hpcscale.common.model.JobDocument;
@@ -8,23 +9,40 @@ import io.hpcscale.common.model.PowerDocument;
 import io.hpcscale.common.model.VmDocument;
 import io.hpcscale.common.store.DocumentStore;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
+import java.util.Set;
 
-/** The documents of one scaler cycle, each type read once and grouped by pool. */
+/**
+ * The documents of one scaler cycle: each managed pool's partition read once (its jobs, nodes, drain and power
+ * requests in one query) and the agents' heartbeats. Nothing outside the managed pools is read.
+ *
+ * @param agents the heartbeats of agents serving a managed pool
+ */
 record ClusterView(
         Map<String, List<JobDocument>> jobs,
         Map<String, List<VmDocument>> vms,
         Map<String, List<DrainDocument>> drains,
         Map<String, List<PowerDocument>> powerRequests,
         Map<String, Instant> agentReadAt,
-        Map<String, String> poolOfNode) {
+        Map<String, String> poolOfNode,
+        List<AgentDocument> agents) {
 
-    static ClusterView read(DocumentStore store) {
+    private static final Set<DocumentType> POOL_DOCUMENTS = Set.of(DocumentType.JOBS, DocumentType.VMS,
+            DocumentType.DRAINS, DocumentType.POWER);
+
+    static ClusterView read(DocumentStore store, Collection<String> pools) {
         Map<String, Instant> readAt = new HashMap<>();
-        for (AgentDocument agent : store.all(DocumentType.AGENTS, AgentDocument.class)) {
+        List<AgentDocument> agents = new ArrayList<>();
+        for (AgentDocument agent : store.inPool(DocumentType.AGENTS, ClusterLoadDocument.META_POOL,
+                AgentDocument.class)) {
+            if (agent.pools().stream().noneMatch(pools::contains)) {
+                continue;
+            }
+            agents.add(agent);
             if (agent.lastSuccessAt() == null) {
                 continue;
             }
@@ -32,18 +50,24 @@ record ClusterView(
                 readAt.merge(pool, agent.lastSuccessAt(), (a, b) -> a.isAfter(b) ? a : b);
             }
         }
-        Map<String, List<VmDocument>> vms = store.all(DocumentType.VMS, VmDocument.class).stream()
-                .collect(Collectors.groupingBy(VmDocument::poolName));
-        return new ClusterView(
-                store.all(DocumentType.JOBS, JobDocument.class).stream()
-                        .collect(Collectors.groupingBy(JobDocument::poolName)),
-                vms,
-                store.all(DocumentType.DRAINS, DrainDocument.class).stream()
-                        .collect(Collectors.groupingBy(DrainDocument::poolName)),
-                store.all(DocumentType.POWER, PowerDocument.class).stream()
-                        .collect(Collectors.groupingBy(PowerDocument::poolName)),
-                readAt,
-                poolOfNode(vms));
+        Map<String, List<JobDocument>> jobs = new HashMap<>();
+        Map<String, List<VmDocument>> vms = new HashMap<>();
+        Map<String, List<DrainDocument>> drains = new HashMap<>();
+        Map<String, List<PowerDocument>> power = new HashMap<>();
+        for (String pool : pools) {
+            for (ClusterLoadDocument document : store.inPool(pool, POOL_DOCUMENTS)) {
+                if (document instanceof JobDocument job) {
+                    jobs.computeIfAbsent(pool, p -> new ArrayList<>()).add(job);
+                } else if (document instanceof VmDocument vm) {
+                    vms.computeIfAbsent(pool, p -> new ArrayList<>()).add(vm);
+                } else if (document instanceof DrainDocument drain) {
+                    drains.computeIfAbsent(pool, p -> new ArrayList<>()).add(drain);
+                } else if (document instanceof PowerDocument request) {
+                    power.computeIfAbsent(pool, p -> new ArrayList<>()).add(request);
+                }
+            }
+        }
+        return new ClusterView(jobs, vms, drains, power, readAt, poolOfNode(vms), agents);
     }
 
     List<JobDocument> jobsOf(String pool) {

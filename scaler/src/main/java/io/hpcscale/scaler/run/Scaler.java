@@ -1,7 +1,11 @@
 package io.hpcscale.scaler.run;
 
+import io.hpcscale.common.model.AgentDocument;
+import io.hpcscale.common.model.ClusterLoadDocument;
+import io.hpcscale.common.model.DocumentKey;
 import io.hpcscale.common.store.DocumentStore;
 import io.hpcscale.common.store.StoreException;
+import io.hpcscale.common.store.StoreUsage;
 import io.hpcscale.scaler.plan.EventKind;
 import io.hpcscale.scaler.plan.Planner;
 import java.time.Clock;
@@ -10,6 +14,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -45,6 +50,7 @@ public final class Scaler {
     private final Wiring wiring;
     private final CycleContext context;
     private final Map<String, InFlight> inFlight = new LinkedHashMap<>();
+    private final Map<String, Instant> agentChanges = new LinkedHashMap<>();
     private Instant lastPurge;
 
     public Scaler(List<PoolRuntime> pools, Wiring wiring) {
@@ -113,6 +119,29 @@ public final class Scaler {
     }
 
     private CycleOutcome cycle(Instant now, boolean act, Duration waitAtMost) throws InterruptedException {
+        StoreUsage before = wiring.store().store().usage();
+        long began = System.nanoTime();
+        CycleOutcome outcome = cycleOfPools(now, act, waitAtMost);
+        if (act) {
+            logCycle(outcome, wiring.store().store().usage().minus(before),
+                    Duration.ofNanos(System.nanoTime() - began));
+        }
+        return outcome;
+    }
+
+    private static void logCycle(CycleOutcome outcome, StoreUsage cost, Duration took) {
+        if (outcome.standby()) {
+            log.debug("standby cycle; store: {} requests, {} RU", cost.requests(), cost.requestUnits());
+            return;
+        }
+        long actions = outcome.pools().stream().flatMap(p -> p.events().stream())
+                .filter(e -> e.kind().action() && e.outcome().ok()).count();
+        log.info(String.format(Locale.ROOT, "cycle: %d pools, %d actions%s; store: %d requests, %.1f RU; %d ms",
+                outcome.pools().size(), actions, outcome.failed() ? ", with problems" : "", cost.requests(),
+                cost.requestUnits(), took.toMillis()));
+    }
+
+    private CycleOutcome cycleOfPools(Instant now, boolean act, Duration waitAtMost) throws InterruptedException {
         LeaseStatus lease = null;
         if (act && !wiring.dryRun()) {
             lease = wiring.lease().acquireOrRenew(now);
@@ -123,7 +152,8 @@ public final class Scaler {
         }
         ClusterView view;
         try {
-            view = ClusterView.read(wiring.store());
+            view = ClusterView.read(wiring.store(), pools.stream().map(PoolRuntime::name).toList());
+            watchAgents(view);
         } catch (StoreException e) {
             log.warn("cycle skipped: the store cannot be read, so nothing is planned: {}", e.getMessage());
             return new CycleOutcome(now, lease, List.of(), "store: " + e.getMessage());
@@ -151,6 +181,34 @@ public final class Scaler {
             purgeExpiredEvents(now);
         }
         return new CycleOutcome(now, lease, outcomes, null);
+    }
+
+    /**
+     * Whether an agent serving these pools wrote a change since the last cycle read the documents: one point read of
+     * each such agent's heartbeat (about 1 request unit each on Cosmos DB), cheap enough to ask every few seconds.
+     * A read that fails says no; the cycle that is due will tell.
+     */
+    public boolean agentsChanged() {
+        for (Map.Entry<String, Instant> agent : List.copyOf(agentChanges.entrySet())) {
+            try {
+                Instant now = wiring.store().read(new DocumentKey(ClusterLoadDocument.META_POOL, agent.getKey()),
+                        AgentDocument.class).map(v -> v.document().lastChangeAt()).orElse(null);
+                if (now != null && !now.equals(agent.getValue())) {
+                    return true;
+                }
+            } catch (StoreException e) {
+                log.debug("reading the heartbeat of {} failed: {}", agent.getKey(), e.getMessage());
+                return false;
+            }
+        }
+        return false;
+    }
+
+    private void watchAgents(ClusterView view) {
+        agentChanges.clear();
+        for (AgentDocument agent : view.agents()) {
+            agentChanges.put(agent.id(), agent.lastChangeAt());
+        }
     }
 
     private static void complete(CompletableFuture<PoolOutcome> outcome, PoolCycle part, PoolRuntime pool) {

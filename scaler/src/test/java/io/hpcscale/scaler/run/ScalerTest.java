@@ -216,11 +216,14 @@ class ScalerTest {
         }
 
         @Override
-        public List<StoredDocument> queryByType(DocumentType type) {
-            if (type == DocumentType.VMS) {
-                return List.of(new StoredDocument(staleVm, "\"stale\""));
+        public List<StoredDocument> queryPool(String poolName, java.util.Set<DocumentType> types) {
+            List<StoredDocument> fresh = super.queryPool(poolName, types);
+            List<StoredDocument> stale = new ArrayList<>(fresh.stream()
+                    .filter(d -> !"vms".equals(d.json().path("Type").asText())).toList());
+            if (types.contains(DocumentType.VMS) && poolName.equals(staleVm.path("PoolName").asText())) {
+                stale.add(new StoredDocument(staleVm, "\"stale\""));
             }
-            return super.queryByType(type);
+            return stale;
         }
 
         @Override

@@ -4,6 +4,7 @@ import io.hpcscale.common.cli.RootCommand;
 import io.hpcscale.common.config.Settings;
 import io.hpcscale.common.loop.ServiceLoop;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,12 +33,13 @@ final class AgentRunCommand implements Callable<Integer> {
         Clock clock = Clock.systemUTC();
         Settings settings = root.loadSettings();
         try (AgentRuntime runtime = AgentRuntime.start(settings, definition, clock)) {
-            ServiceLoop loop = new ServiceLoop(clock, runtime.interval(), now -> {
-                runtime.agent().runOnce(now);
-                return null;
-            });
-            log.info("{} started as {}, a cycle every {}s", root.component().programName(), runtime.agent().id(),
-                    runtime.interval().toSeconds());
+            Duration quick = settings.duration("agent.quickInterval");
+            ServiceLoop loop = new ServiceLoop(clock, runtime.interval(), new AgentServiceCycle(runtime.agent(),
+                    runtime.interval(), quick));
+            log.info("{} started as {}, a full cycle every {}s{}", root.component().programName(),
+                    runtime.agent().id(), runtime.interval().toSeconds(), quick.isZero() ? ""
+                            : ", and sooner when a check every " + quick.toSeconds() + "s finds queues or drain "
+                            + "requests changed");
             loop.runUntilShutdown(settings.duration("agent.shutdownGrace"), () -> { });
             log.info("{} stopped", root.component().programName());
         }
