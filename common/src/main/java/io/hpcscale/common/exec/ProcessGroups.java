@@ -5,7 +5,6 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -57,22 +56,11 @@ final class ProcessGroups {
         return members.size();
     }
 
-    /** The pipes this JVM has open now. */
-    static Set<String> ourPipes() {
-        return pipesOf(PROC.resolve("self"));
-    }
-
-    /**
-     * Kills the processes of the group that hold one of {@code pipes} (the command's output, as it was when it
-     * started): children a command left behind on its output when it exited. Those that let go of it (a daemon
-     * started with its output elsewhere) are left.
-     */
-    static int killHolders(long groupId, Set<String> pipes) {
+    /** Kills the processes of the group whose stdout or stderr is a pipe; returns how many. */
+    static int killThoseWritingToPipes(long groupId) {
         int killed = 0;
         for (ProcessHandle member : members(groupId)) {
-            Set<String> theirs = pipesOf(PROC.resolve(Long.toString(member.pid())));
-            theirs.retainAll(pipes);
-            if (!theirs.isEmpty()) {
+            if (writesToPipe(member.pid())) {
                 member.destroyForcibly();
                 killed++;
             }
@@ -80,24 +68,17 @@ final class ProcessGroups {
         return killed;
     }
 
-    /** The pipes a process has open, as /proc names them: "pipe:[123456]". */
-    private static Set<String> pipesOf(Path process) {
-        Set<String> pipes = new HashSet<>();
-        try (DirectoryStream<Path> fds = Files.newDirectoryStream(process.resolve("fd"))) {
-            for (Path fd : fds) {
-                try {
-                    String target = Files.readSymbolicLink(fd).toString();
-                    if (target.startsWith("pipe:")) {
-                        pipes.add(target);
-                    }
-                } catch (IOException closedMeanwhile) {
-                    // The descriptor went away between the listing and the read: it holds nothing now.
+    private static boolean writesToPipe(long pid) {
+        for (String fd : List.of("1", "2")) {
+            try {
+                if (Files.readSymbolicLink(PROC.resolve(pid + "/fd/" + fd)).toString().startsWith("pipe:")) {
+                    return true;
                 }
+            } catch (IOException gone) {
+                // No such descriptor, or the process ended meanwhile: nothing to kill for it.
             }
-        } catch (IOException e) {
-            log.debug("cannot list the descriptors of {}: {}", process, e.getMessage());
         }
-        return pipes;
+        return false;
     }
 
     /** Kills the groups of every command still running. */

@@ -11,9 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.HashSet;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
@@ -29,14 +27,14 @@ import org.slf4j.LoggerFactory;
  * Runs commands with zt-exec. Commands get an empty stdin and the C locale (stable output to parse), and run in a
  * process group of their own ({@link ProcessGroups}): a signal to hpcscale does not reach them, so the call in
  * flight finishes when hpcscale is asked to stop. A command that times out or prints too much is killed together
- * with its whole group. A command that exited but left a background child holding its output open is not waited
- * for beyond a short linger: what is left of its group is killed then, rather than holding the call up until the
- * timeout and staying behind as an orphan. A background child that let go of the output (a power script's
- * {@code nohup ... >/dev/null &}) is left alone.
+ * with its whole group. A command that exited is not waited for beyond a short linger for the rest of its output,
+ * and what it left in its group still writing to its output is killed rather than staying behind as an orphan; a
+ * background child that let go of the output (a power script's {@code nohup ... >/dev/null &}) is left alone.
  */
 public final class ZtExecCommandRunner implements CommandRunner {
     private static final Logger log = LoggerFactory.getLogger(ZtExecCommandRunner.class);
     private static final int STDERR_KEPT_BYTES = 16 * 1024;
+    /** How long the rest of the output of a command that exited is waited for. */
     private static final long LINGER_MILLIS = 2000;
 
     private final Map<String, String> environment;
@@ -55,7 +53,6 @@ public final class ZtExecCommandRunner implements CommandRunner {
         CappedOutput stdout = new CappedOutput(command.limits().maxOutputBytes(), () -> kill(started.get()));
         CappedOutput stderr = new CappedOutput(STDERR_KEPT_BYTES, () -> { });
         List<String> argv = inOwnGroup(command);
-        Set<String> commandPipes = new HashSet<>();
         long begin = System.nanoTime();
         ProcessResult result;
         try {
@@ -71,16 +68,7 @@ public final class ZtExecCommandRunner implements CommandRunner {
                     .stopper(new GroupStopper())
                     .addListener(new ProcessListener() {
                         @Override
-                        public void beforeStart(ProcessExecutor executor) {
-                            commandPipes.addAll(ProcessGroups.ourPipes());
-                        }
-
-                        @Override
                         public void afterStart(Process process, ProcessExecutor executor) {
-                            Set<String> before = Set.copyOf(commandPipes);
-                            commandPipes.clear();
-                            commandPipes.addAll(ProcessGroups.ourPipes());
-                            commandPipes.removeAll(before);
                             started.set(process);
                             ProcessGroups.started(process.pid());
                         }
@@ -96,7 +84,7 @@ public final class ZtExecCommandRunner implements CommandRunner {
         } finally {
             Process process = started.get();
             if (process != null) {
-                endGroup(command, process, commandPipes);
+                endGroup(command, process);
             }
         }
         Duration elapsed = Duration.ofNanos(System.nanoTime() - begin);
@@ -167,16 +155,16 @@ public final class ZtExecCommandRunner implements CommandRunner {
     }
 
     /**
-     * What the command left in its group still holding its output is killed. Its pipes are the ones this JVM opened
-     * to start it; a command running at the same time on another thread may add its own, which a process of this
-     * group cannot hold.
+     * Once the command exited, the JVM stops reading its output; a process it left in its group still writing to a
+     * pipe (its share of that output) would stay behind as an orphan, and is killed. Processes whose output goes
+     * elsewhere (a power script's {@code nohup ... >/dev/null &}) are the command's business and are left alone.
      */
-    private static void endGroup(CommandLine command, Process process, Set<String> pipes) {
+    private static void endGroup(CommandLine command, Process process) {
         long group = process.pid();
         ProcessGroups.ended(group);
-        int killed = ProcessGroups.killHolders(group, pipes);
+        int killed = ProcessGroups.killThoseWritingToPipes(group);
         if (killed > 0) {
-            log.warn("`{}` exited but left {} process(es) holding its output open; they were killed",
+            log.warn("`{}` exited but left {} process(es) writing to its output; they were killed",
                     command.display(), killed);
         }
     }

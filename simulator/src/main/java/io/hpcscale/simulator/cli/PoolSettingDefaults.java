@@ -6,13 +6,15 @@ import picocli.CommandLine.IDefaultValueProvider;
 import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Model.OptionSpec;
 
-/** The simulate command's pool options default to the pool settings' defaults, so a replay shows what ships. */
+/** The simulate command's hpcscale options default to the settings' defaults, so a replay shows what ships. */
 final class PoolSettingDefaults implements IDefaultValueProvider {
     private static final Map<String, String> KEY_BY_OPTION = Map.of(
             "--min", "pool.<name>.min",
             "--idle-timeout", "pool.<name>.idleTimeout",
             "--max-start", "pool.<name>.maxStartPerCycle",
-            "--max-stop", "pool.<name>.maxStopPerCycle");
+            "--max-stop", "pool.<name>.maxStopPerCycle",
+            "--agent-quick-interval", "agent.quickInterval",
+            "--scaler-quick-interval", "scaler.quickInterval");
 
     private final ConfigCatalog catalog = ConfigCatalog.standard();
 

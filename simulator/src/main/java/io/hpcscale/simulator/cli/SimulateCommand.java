@@ -89,6 +89,16 @@ final class SimulateCommand implements Callable<Integer> {
             + "${DEFAULT-VALUE}).")
     private int maxStop;
 
+    @Option(names = "--agent-quick-interval", paramLabel = "DURATION", description = "hpcscale's agent.quickInterval: "
+            + "how soon a queue change or a drain request runs the agent's full read (0: only every 2m; default: "
+            + "${DEFAULT-VALUE}).")
+    private String agentQuickInterval;
+
+    @Option(names = "--scaler-quick-interval", paramLabel = "DURATION", description = "hpcscale's "
+            + "scaler.quickInterval: how soon the scaler follows a change the agent wrote (0: only every 1m; "
+            + "default: ${DEFAULT-VALUE}).")
+    private String scalerQuickInterval;
+
     @Option(names = "--json", paramLabel = "FILE", description = "Write the figures of each policy as JSON.")
     private Path json;
 
@@ -117,7 +127,8 @@ final class SimulateCommand implements Callable<Integer> {
         try {
             settings = new SimulationSettings(cpusPerNode, nodes, BootTimes.parse(bootTime), evictions, quota, seed,
                     min, Durations.parse(idleTimeout), maxStart, maxStop, Duration.ofMinutes(2), Duration.ofMinutes(1),
-                    Duration.ofMinutes(10), staticSizes == null ? List.of(nodes) : staticSizes);
+                    Durations.parse(agentQuickInterval), Durations.parse(scalerQuickInterval), Duration.ofMinutes(10),
+                    staticSizes == null ? List.of(nodes) : staticSizes);
             selection = new Simulation.Selection(limit, from == null ? null : Durations.parse(from),
                     to == null ? null : Durations.parse(to));
         } catch (IllegalArgumentException e) {
@@ -163,6 +174,10 @@ final class SimulateCommand implements Callable<Integer> {
                 ? 1 : 0;
     }
 
+    private static String quick(Duration interval) {
+        return interval.isZero() ? "off" : Durations.format(interval);
+    }
+
     /** Checked before the replay, which can take minutes, rather than after it. */
     private void requireWritable(Path file, String option) {
         Path parent = file == null ? null : file.toAbsolutePath().getParent();
@@ -181,9 +196,11 @@ final class SimulateCommand implements Callable<Integer> {
 
     private static String describe(SimulationSettings s) {
         return String.format(java.util.Locale.ROOT, "%d nodes of %d CPU(s), boot %s, evictions %s/instance-hour, "
-                + "quota %s, seed %d; hpcscale: min %d, idle timeout %s, step limits %d up / %d down",
+                + "quota %s, seed %d; hpcscale: min %d, idle timeout %s, step limits %d up / %d down, quick checks "
+                + "%s agent / %s scaler",
                 s.maxNodes(), s.cpusPerNode(), s.bootTimes(), s.evictionsPerInstanceHour(),
                 s.quota() == null ? "none" : s.quota(), s.seed(), s.min(), Durations.format(s.idleTimeout()),
-                s.maxStartPerCycle(), s.maxStopPerCycle());
+                s.maxStartPerCycle(), s.maxStopPerCycle(), quick(s.agentQuickInterval()),
+                quick(s.scalerQuickInterval()));
     }
 }

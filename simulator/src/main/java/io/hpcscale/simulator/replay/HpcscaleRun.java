@@ -10,6 +10,7 @@ import io.hpcscale.common.store.InMemoryClusterLoadStore;
 import io.hpcscale.common.time.SettableClock;
 import io.hpcscale.scaler.cloud.SimulatedCloud;
 import io.hpcscale.scaler.pool.PoolConfig;
+import io.hpcscale.scaler.plan.EventKind;
 import io.hpcscale.scaler.run.CycleOutcome;
 import io.hpcscale.scaler.run.PoolOutcome;
 import io.hpcscale.scaler.run.ScalerEvent;
@@ -24,7 +25,11 @@ import java.util.Map;
 
 /**
  * hpcscale itself: the real agent framework and the real scaler over an in-memory store, at their cadences (agent
- * every two minutes, scaler every minute, half a minute apart).
+ * every two minutes, scaler every minute, half a minute apart), and with their quick checks: a job queued, started
+ * or ended, or a drain asked for or withdrawn, runs the agent's full read at the next {@code agentQuickInterval}
+ * tick (what its cheap queue signature and the drain marker would show it), and a change the agent wrote runs the
+ * scaler at the next {@code scalerQuickInterval} tick (what the heartbeat's LastChangeAt would show it). A boot
+ * completing is seen at the agent's next full read, as the quick signature does not show it.
  *
  * <p>A cycle is skipped only when it provably could not change anything: the agent when neither the scheduler, the
  * cloud nor a drain request changed since it last ran (it would write nothing but its heartbeat, which is written
@@ -40,6 +45,8 @@ final class HpcscaleRun extends PolicyRun {
     private final Map<String, VmDocument> vms = new HashMap<>();
     private boolean agentDirty = true;
     private boolean scalerDirty = true;
+    private boolean agentUrgent;
+    private boolean scalerUrgent;
     private Instant scalerTimer;
 
     HpcscaleRun(SimulationSettings settings, List<SimJob> jobs, SettableClock clock, PoolConfig pool) {
@@ -61,11 +68,13 @@ final class HpcscaleRun extends PolicyRun {
             @Override
             public void jobStarted(SimJob job, List<String> nodes, Instant at) {
                 agentDirty = true;
+                agentUrgent = true;
             }
 
             @Override
             public void jobFinished(SimJob job, Instant at) {
                 agentDirty = true;
+                agentUrgent = true;
             }
 
             @Override
@@ -103,6 +112,7 @@ final class HpcscaleRun extends PolicyRun {
     @Override
     void submitted(SimJob job) {
         agentDirty = true;
+        agentUrgent = true;
     }
 
     @Override
@@ -111,8 +121,14 @@ final class HpcscaleRun extends PolicyRun {
         if (agentDirty) {
             next = tickAfter(now, agentOrigin, settings.agentInterval());
         }
+        if (agentUrgent && !settings.agentQuickInterval().isZero()) {
+            next = earlier(next, tickAfter(now, agentOrigin, settings.agentQuickInterval()));
+        }
         if (scalerDirty) {
             next = earlier(next, tickAfter(now, scalerOrigin, settings.scalerInterval()));
+        }
+        if (scalerUrgent && !settings.scalerQuickInterval().isZero()) {
+            next = earlier(next, tickAfter(now, scalerOrigin, settings.scalerQuickInterval()));
         }
         if (scalerTimer != null) {
             Instant due = scalerTimer.isAfter(now) ? scalerTimer : now.plusMillis(1);
@@ -123,8 +139,11 @@ final class HpcscaleRun extends PolicyRun {
 
     @Override
     void act(Instant now) throws InterruptedException {
-        if (agentDirty && isTick(now, agentOrigin, settings.agentInterval())) {
+        boolean quickAgent = agentUrgent && !settings.agentQuickInterval().isZero()
+                && isTick(now, agentOrigin, settings.agentQuickInterval());
+        if ((agentDirty && isTick(now, agentOrigin, settings.agentInterval())) || quickAgent) {
             agentDirty = false;
+            agentUrgent = false;
             CycleReport report = cluster.agentCycle();
             report.written().forEach(d -> {
                 if (d instanceof VmDocument vm) {
@@ -134,12 +153,16 @@ final class HpcscaleRun extends PolicyRun {
             if (!report.written().isEmpty() || !report.deleted().isEmpty() || !report.takenOffline().isEmpty()
                     || !report.broughtBack().isEmpty()) {
                 scalerDirty = true;
+                scalerUrgent = true;
             }
             updateTimer();
         }
         boolean timerDue = scalerTimer != null && !scalerTimer.isAfter(now);
-        if ((scalerDirty || timerDue) && isTick(now, scalerOrigin, settings.scalerInterval())) {
+        boolean quickScaler = scalerUrgent && !settings.scalerQuickInterval().isZero()
+                && isTick(now, scalerOrigin, settings.scalerQuickInterval());
+        if (((scalerDirty || timerDue) && isTick(now, scalerOrigin, settings.scalerInterval())) || quickScaler) {
             scalerDirty = false;
+            scalerUrgent = false;
             heartbeat(latestAgentTick(now));
             CycleOutcome outcome = cluster.scalerCycle();
             for (PoolOutcome pool : outcome.pools()) {
@@ -147,6 +170,9 @@ final class HpcscaleRun extends PolicyRun {
                     if (event.kind().action()) {
                         agentDirty = true;
                         scalerDirty = true;
+                    }
+                    if (event.kind() == EventKind.DRAIN || event.kind() == EventKind.CANCEL_DRAIN) {
+                        agentUrgent = true;
                     }
                 }
             }

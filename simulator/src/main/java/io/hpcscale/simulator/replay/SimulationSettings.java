@@ -15,6 +15,10 @@ import java.util.List;
  * @param idleTimeout             hpcscale's pool setting
  * @param maxStartPerCycle        hpcscale's pool setting
  * @param maxStopPerCycle         hpcscale's pool setting
+ * @param agentQuickInterval      hpcscale's agent.quickInterval: a job queued, started or ended, or a drain asked,
+ *                                runs the agent's full read at this cadence rather than at agentInterval; 0 for never
+ * @param scalerQuickInterval     hpcscale's scaler.quickInterval: the scaler runs at this cadence once the agent
+ *                                wrote a change; 0 for never
  * @param staticSizes             node counts of the static policies to compare
  */
 public record SimulationSettings(
@@ -30,6 +34,8 @@ public record SimulationSettings(
         int maxStopPerCycle,
         Duration agentInterval,
         Duration scalerInterval,
+        Duration agentQuickInterval,
+        Duration scalerQuickInterval,
         Duration pintaInterval,
         List<Integer> staticSizes) {
 
@@ -48,6 +54,9 @@ public record SimulationSettings(
                 Durations.parse(catalog.require("pool.<name>.idleTimeout").defaultValue()),
                 Integer.parseInt(catalog.require("pool.<name>.maxStartPerCycle").defaultValue()),
                 Integer.parseInt(catalog.require("pool.<name>.maxStopPerCycle").defaultValue()),
-                Duration.ofMinutes(2), Duration.ofMinutes(1), Duration.ofMinutes(10), List.of(maxNodes));
+                Duration.ofMinutes(2), Duration.ofMinutes(1),
+                Durations.parse(catalog.require("agent.quickInterval").defaultValue()),
+                Durations.parse(catalog.require("scaler.quickInterval").defaultValue()), Duration.ofMinutes(10),
+                List.of(maxNodes));
     }
 }

@@ -26,7 +26,8 @@ class SimulationTest {
 
     private static SimulationSettings settings(long seed, double evictions, String boot) {
         return new SimulationSettings(1, 256, BootTimes.parse(boot), evictions, null, seed, 0, Duration.ofMinutes(5),
-                100, 10, Duration.ofMinutes(2), Duration.ofMinutes(1), Duration.ofMinutes(10), List.of(256, 64));
+                100, 10, Duration.ofMinutes(2), Duration.ofMinutes(1), Duration.ofSeconds(10), Duration.ofSeconds(5),
+                Duration.ofMinutes(10), List.of(256, 64));
     }
 
     private static boolean finishedAll(PolicyResult result, int jobs) {
