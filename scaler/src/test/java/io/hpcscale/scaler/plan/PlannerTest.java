@@ -331,6 +331,20 @@ class PlannerTest {
     }
 
     @Test
+    void aFailedBootBeingStoppedDoesNotHoldBackADrainTheMinAllows() {
+        PoolStateBuilder pool = new PoolStateBuilder().freeNode(1, NOW.minus(Duration.ofMinutes(30)))
+                .freeNode(2, NOW.minus(Duration.ofMinutes(20))).instance(3, PowerState.RUNNING);
+        pool.booting(3, NOW.minus(Duration.ofMinutes(21)));
+        pool.vms.add(vm(3, NodeJobStatus.Free, 0, List.of(), false, true, null, null));
+        pool.min = 1;
+        Plan plan = pool.plan().plan();
+        assertEquals(List.of(id(3)), stopped(plan));
+        assertEquals(List.of(node(1)), drained(plan), "two nodes stay up for a min of one: the longer idle goes");
+        pool.min = 2;
+        assertTrue(drained(pool.plan().plan()).isEmpty(), "and none goes below the min");
+    }
+
+    @Test
     void stopsADrainedNodeOnlyWhenTheAgentConfirmedItOfflineAndEmptyAfterTheRequest() {
         PoolStateBuilder pool = new PoolStateBuilder().freeNode(1, NOW.minus(Duration.ofMinutes(10)));
         pool.drain(1, NOW.minusSeconds(120));
