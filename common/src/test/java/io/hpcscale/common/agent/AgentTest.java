@@ -9,6 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ch.qos.logback.classic.Level;
+import io.hpcscale.common.logging.CapturedLog;
 import io.hpcscale.common.model.AgentDocument;
 import io.hpcscale.common.model.Chunk;
 import io.hpcscale.common.model.ClusterLoadDocument;
@@ -20,11 +22,15 @@ import io.hpcscale.common.model.JobState;
 import io.hpcscale.common.model.NodeJobStatus;
 import io.hpcscale.common.model.Placement;
 import io.hpcscale.common.model.VmDocument;
+import io.hpcscale.common.store.ClusterLoadStore;
 import io.hpcscale.common.store.DocumentStore;
+import io.hpcscale.common.store.ForwardingClusterLoadStore;
 import io.hpcscale.common.store.InMemoryClusterLoadStore;
+import io.hpcscale.common.store.StoredDocument;
 import io.hpcscale.common.time.SettableClock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -279,6 +285,130 @@ class AgentTest {
         cycle();
         assertEquals(clock.instant(), vm("batch", "n1").lastBusyAt());
         assertEquals(NodeJobStatus.Free, vm("batch", "n1").jobStatus());
+    }
+
+    @Test
+    void deletesTheDocumentOfANodeThatIsGone() throws Exception {
+        scheduler.putNode(freeNode("n1", "batch", 16)).putNode(freeNode("n2", "batch", 16));
+        cycle();
+        scheduler.removeNode("n2");
+        CycleReport report = cycle();
+        assertEquals(List.of(new DocumentKey("batch", "n2")), report.deleted());
+        assertEquals(Set.of("batch/n1"), keys(DocumentType.VMS), "the scaler must not plan for a node that is gone");
+    }
+
+    @Test
+    void ignoresDrainRequestsForPoolsItDoesNotServe() throws Exception {
+        scheduler.putNode(freeNode("n1", "batch", 16));
+        requestDrain("elsewhere", "n1");
+        CycleReport report = cycle();
+        assertTrue(report.takenOffline().isEmpty());
+        assertTrue(scheduler.commands().isEmpty(), "another cluster's node of the same name is not this one");
+        assertNull(vm("batch", "n1").drainRequestedAt());
+    }
+
+    @Test
+    void readsTheSchedulerOnceACycleUnlessItChangedANode() throws Exception {
+        scheduler.putNode(freeNode("n1", "batch", 16));
+        cycle();
+        int before = scheduler.reads();
+        cycle();
+        assertEquals(before + 1, scheduler.reads());
+        requestDrain("batch", "n1");
+        scheduler.failCommands("pbsnodes: Unauthorized Request");
+        cycle();
+        assertEquals(before + 2, scheduler.reads(), "a command that failed changed nothing worth a second read");
+    }
+
+    /** Counts how often the agent reads its job and vm documents back from the store. */
+    private static final class CountingReadBacks extends ForwardingClusterLoadStore {
+        final List<DocumentType> queried = new ArrayList<>();
+
+        CountingReadBacks(ClusterLoadStore delegate) {
+            super(delegate);
+        }
+
+        @Override
+        public List<StoredDocument> queryByType(DocumentType type) {
+            if (type == DocumentType.JOBS || type == DocumentType.VMS) {
+                queried.add(type);
+            }
+            return super.queryByType(type);
+        }
+    }
+
+    @Test
+    void readsItsDocumentsBackOnlyWhenItStartsAndOnceAnHour() throws Exception {
+        CountingReadBacks counting = new CountingReadBacks(store);
+        Agent counted = new Agent(scheduler, new DocumentStore(counting), pools, "head", "test");
+        scheduler.putJob(job("1.s", "batch", JobState.Queued)).putNode(freeNode("n1", "batch", 16));
+        Instant start = clock.instant();
+        counted.runOnce(start);
+        assertEquals(List.of(DocumentType.JOBS, DocumentType.VMS), counting.queried);
+        for (int minutes = 2; minutes < 60; minutes += 2) {
+            counted.runOnce(start.plus(Duration.ofMinutes(minutes)));
+        }
+        assertEquals(2, counting.queried.size(), "a cycle costs the store no read of every document");
+        counted.runOnce(start.plus(Agent.RESYNC_INTERVAL));
+        assertEquals(4, counting.queried.size());
+    }
+
+    @Test
+    void rewritesADocumentRemovedBehindItsBackAtTheHourlyResync() throws Exception {
+        scheduler.putNode(freeNode("n1", "batch", 16));
+        Instant start = clock.instant();
+        agent.runOnce(start);
+        documents.delete(List.of(new DocumentKey("batch", "n1")));
+        agent.runOnce(start.plus(Agent.RESYNC_INTERVAL).plus(Duration.ofMinutes(1)));
+        assertEquals(Set.of("batch/n1"), keys(DocumentType.VMS));
+    }
+
+    @Test
+    void aRestartedAgentThatCannotReadTheSchedulerStillReportsWhenItLastDid() throws Exception {
+        scheduler.putNode(freeNode("n1", "batch", 16));
+        cycle();
+        Instant lastSuccess = clock.instant();
+        scheduler.failReads("`qstat -f -t -F json` exited with status 2: cannot connect to server");
+        Agent restarted = new Agent(scheduler, documents, pools, "head", "test");
+        clock.advance(Duration.ofSeconds(120));
+        restarted.runOnce(clock.instant());
+        assertEquals(lastSuccess, heartbeat().lastSuccessAt());
+        assertEquals(clock.instant(), heartbeat().lastCycleAt());
+    }
+
+    @Test
+    void theHeartbeatSaysHowLongTheCycleTook() throws Exception {
+        scheduler.putJob(job("1.s", "batch", JobState.Queued)).putNode(freeNode("n1", "batch", 16));
+        long before = System.nanoTime();
+        CycleReport report = cycle();
+        long elapsedMillis = Duration.ofNanos(System.nanoTime() - before).toMillis();
+        assertTrue(report.millis() >= 0 && report.millis() <= elapsedMillis, report.millis() + " ms");
+        assertEquals(report.millis(), heartbeat().cycleMillis());
+    }
+
+    @Test
+    void logsEachCycleAndWhatWentWrong() throws Exception {
+        scheduler.putJob(job("1.s", "batch", JobState.Queued)).putNode(freeNode("n1", "batch", 16));
+        try (CapturedLog log = new CapturedLog(Agent.class)) {
+            CycleReport clean = cycle();
+            assertEquals(List.of("cycle: read 1 jobs and 1 nodes; wrote 2 documents, deleted 0; " + clean.millis()
+                    + " ms"), log.at(Level.INFO));
+
+            log.clear();
+            requestDrain("batch", "n1");
+            scheduler.failCommands("pbsnodes: Unauthorized Request");
+            CycleReport withProblem = cycle();
+            assertEquals("cycle: read 1 jobs and 1 nodes; wrote 1 documents, deleted 0; " + withProblem.millis()
+                    + " ms; problems: taking node n1 offline failed: pbsnodes: Unauthorized Request",
+                    log.at(Level.INFO).get(0));
+
+            log.clear();
+            scheduler.failReads("`qstat` exited with status 2: cannot connect to server");
+            cycle();
+            assertTrue(log.at(Level.INFO).isEmpty(), log.at(Level.INFO).toString());
+            assertEquals(List.of("cycle failed, nothing deleted, heartbeat carries the error: `qstat` exited with "
+                    + "status 2: cannot connect to server"), log.at(Level.WARN));
+        }
     }
 
     private Set<String> keys(DocumentType type) {

@@ -1,6 +1,7 @@
 package io.hpcscale.common.agent;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -34,6 +35,14 @@ class PoolMapTest {
         assertEquals(Optional.of("gpu"), pools.poolForNode("pinta01", List.of("gpuq")));
         assertEquals(Optional.of("pinta00"), pools.poolForNode("pinta01", List.of()));
         assertEquals(Optional.empty(), pools.poolForNode("other", List.of("workq")));
+    }
+
+    @Test
+    void servesThePoolsOfItsQueuesAndNodePatternsOnly() {
+        PoolMap pools = of(Map.of("pool.pinta00.nodePattern", "pinta.*", "pool.gpu.queue", "gpuq"));
+        assertTrue(pools.serves("gpu") && pools.serves("pinta00"));
+        assertFalse(pools.serves("gpuq"), "a queue is not a pool");
+        assertFalse(pools.serves("other"), "another agent's pool");
     }
 
     @Test

@@ -374,8 +374,8 @@ public final class Planner {
                 }
             }
             cancels.forEach(c -> draining.remove(c.node()));
-            int failedBoots = (int) stops.stream().filter(st -> st.kind() == StopKind.BOOT_FAILURE).count();
-            int staying = active - failedBoots - draining.size();
+            // Failed boots being stopped are already out of active: stopFailedBoots took them out of booting.
+            int staying = active - draining.size();
             int room = Math.min(staying - pool.min(), pool.maxStopPerCycle());
             if (room <= 0) {
                 return;

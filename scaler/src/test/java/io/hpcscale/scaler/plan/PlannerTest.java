@@ -14,13 +14,15 @@ import io.hpcscale.common.model.InstanceRecord;
 import io.hpcscale.common.model.JobState;
 import io.hpcscale.common.model.NodeJobStatus;
 import io.hpcscale.common.model.Placement;
+import io.hpcscale.common.model.PowerDocument;
 import io.hpcscale.common.model.ScalerStateDocument;
 import io.hpcscale.common.model.StopKind;
+import io.hpcscale.common.model.VmDocument;
 import io.hpcscale.scaler.cloud.PowerState;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class PlannerTest {
@@ -39,6 +41,26 @@ class PlannerTest {
 
     private static boolean noted(Plan plan, EventKind kind) {
         return plan.notes().stream().anyMatch(n -> n.kind() == kind);
+    }
+
+    private static List<String> cancelled(Plan plan) {
+        return plan.cancels().stream().map(Plan.CancelDrain::node).toList();
+    }
+
+    private static List<String> notes(Plan plan, EventKind kind) {
+        return plan.notes().stream().filter(n -> n.kind() == kind).map(Plan.Note::message).toList();
+    }
+
+    private static List<String> settled(PlanResult result) {
+        return result.plan().settled().stream().map(st -> st.instance() + ": " + st.message()).toList();
+    }
+
+    /** Node i, up, in service and running no job, with this room and use as the agent reported them. */
+    private static VmDocument sized(int i, int cpus, int cpusUsed, long memoryMb, long memoryMbUsed, int gpus,
+            int gpusUsed) {
+        return new VmDocument(node(i), "p", node(i), NodeJobStatus.Free, "free", false, false, false, cpus, cpusUsed,
+                memoryMb, memoryMbUsed, gpus, gpusUsed, List.of(), NOW.minusSeconds(60), NOW.minusSeconds(60), null,
+                "agent-h-pbs");
     }
 
     // ---- scale-up ----------------------------------------------------------------------------------------------
@@ -108,11 +130,13 @@ class PlannerTest {
     @Test
     void heldJobsAreIgnoredUnlessConfigured() {
         PoolStateBuilder pool = new PoolStateBuilder().stopped(5);
-        pool.job("held", JobState.Hold, Placement.free, false, new Chunk(1, 16, 0, 0));
+        pool.job("held", JobState.Hold, Placement.scatter, false, new Chunk(2, 16, 0, 0));
         pool.job("later", JobState.Waiting, Placement.free, false, new Chunk(1, 16, 0, 0));
         assertTrue(pool.plan().plan().starts().isEmpty());
         pool.countHeld = true;
-        assertEquals(1, started(pool.plan().plan()).size(), "held counts, waiting still does not");
+        Plan plan = pool.plan().plan();
+        assertEquals(2, started(plan).size(), "held counts, waiting still does not");
+        assertEquals(1, plan.queuedJobs());
     }
 
     @Test
@@ -123,7 +147,12 @@ class PlannerTest {
         }
         Plan plan = pool.plan().plan();
         assertEquals(8, plan.starts().size(), "max 10 with 2 running");
-        assertTrue(noted(plan, EventKind.AT_MAX));
+        assertEquals(List.of("12 queued jobs need more nodes than the pool's max of 10 allows"),
+                notes(plan, EventKind.AT_MAX));
+        pool.jobs.subList(3, 20).clear();
+        pool.max = 4;
+        assertEquals(List.of("1 queued job needs more nodes than the pool's max of 4 allows"),
+                notes(pool.plan().plan(), EventKind.AT_MAX));
     }
 
     @Test
@@ -156,6 +185,61 @@ class PlannerTest {
         Plan plan = pool.plan().plan();
         assertEquals(List.of(id(1), id(2)), started(plan));
         assertEquals(3, plan.create().count());
+        pool.jobs.subList(2, 5).clear();
+        assertNull(pool.plan().plan().create(), "nothing is created while stopped instances suffice");
+    }
+
+    @Test
+    void theRoomOfADownOrAdministratorOfflineNodeIsNotCounted() {
+        PoolStateBuilder pool = new PoolStateBuilder().freeNode(1, NOW).stopped(3);
+        pool.queued("j", 16);
+        pool.replaceVm(1, vm(1, NodeJobStatus.Free, 0, List.of(), false, true, NOW, null));
+        assertEquals(1, pool.plan().plan().starts().size(), "down");
+        pool.replaceVm(1, new VmDocument(node(1), "p", node(1), NodeJobStatus.Free, "offline", true, false, false, 16,
+                0, 65536, 0, 0, 0, List.of(), NOW, NOW, null, "agent-h-pbs"));
+        assertEquals(1, pool.plan().plan().starts().size(), "offline by an administrator");
+        pool.replaceVm(1, vm(1, NodeJobStatus.Free, 0, List.of(), true, false, NOW, null));
+        Plan plan = pool.plan().plan();
+        assertTrue(plan.starts().isEmpty(), "offline by hpcscale and no longer drained: it is returned to service");
+        assertTrue(plan.demand().nodesInUse().contains(node(1)));
+    }
+
+    @Test
+    void onlyTheRoomLeftOnAPartlyUsedNodeIsCounted() {
+        PoolStateBuilder pool = new PoolStateBuilder().busyNode(1, 8, "old").stopped(3);
+        pool.queued("j", 16);
+        assertEquals(1, pool.plan().plan().starts().size(), "8 CPUs left");
+        pool.replaceVm(1, sized(1, 16, 0, 65536, 60000, 0, 0));
+        pool.jobs.clear();
+        pool.job("j", JobState.Queued, Placement.free, false, new Chunk(1, 4, 8192, 0));
+        assertEquals(1, pool.plan().plan().starts().size(), "5.5 GiB left");
+        pool.gpus = 2;
+        pool.replaceVm(1, sized(1, 16, 0, 65536, 0, 2, 2));
+        pool.jobs.clear();
+        pool.job("j", JobState.Queued, Placement.free, false, new Chunk(1, 4, 0, 1));
+        assertEquals(1, pool.plan().plan().starts().size(), "no GPU left");
+    }
+
+    @Test
+    void aNodeThatDoesNotReportItsSizeIsTakenToHaveThePoolsShape() {
+        PoolStateBuilder pool = new PoolStateBuilder().freeNode(1, NOW).stopped(3);
+        pool.gpus = 2;
+        pool.replaceVm(1, sized(1, 0, 0, 0, 0, 0, 0));
+        pool.job("j", JobState.Queued, Placement.free, false, new Chunk(1, 16, 65536, 2));
+        Plan plan = pool.plan().plan();
+        assertTrue(plan.starts().isEmpty());
+        assertEquals(Set.of(node(1)), plan.demand().nodesInUse());
+    }
+
+    @Test
+    void anExclusiveJobTakesAnIdleRunningNodeButNotOneWithCpusInUse() {
+        PoolStateBuilder pool = new PoolStateBuilder().freeNode(1, NOW.minus(Duration.ofMinutes(30))).stopped(3);
+        pool.job("excl", JobState.Queued, Placement.free, true, new Chunk(1, 4, 0, 0));
+        Plan plan = pool.plan().plan();
+        assertTrue(plan.starts().isEmpty());
+        assertTrue(plan.drains().isEmpty(), "the job will run there");
+        pool.replaceVm(1, vm(1, NodeJobStatus.Free, 4, List.of(), false, false, NOW, null));
+        assertEquals(1, pool.plan().plan().starts().size(), "a process the scheduler shows no job for uses CPUs");
     }
 
     @Test
@@ -218,7 +302,10 @@ class PlannerTest {
         assertEquals(NOW.minusSeconds(60), result.state().instance(id(1)).orElseThrow().stoppedAt());
         assertNull(result.state().instance(id(1)).orElseThrow().pending());
         assertTrue(result.plan().starts().isEmpty(), "no start in the cycle that set the backoff");
-        assertTrue(noted(result.plan(), EventKind.BACKOFF));
+        assertEquals(List.of(id(1) + ": the stop asked at " + NOW.minusSeconds(60) + " by a scaler that did not "
+                + "record its outcome: the cloud lists it stopped; counted as a failed boot"), settled(result));
+        assertEquals("3 boots in a row failed: no instance is started until " + NOW.plus(Duration.ofMinutes(10)),
+                notes(result.plan(), EventKind.BACKOFF).get(0));
     }
 
     @Test
@@ -231,6 +318,8 @@ class PlannerTest {
         assertEquals(0, result.state().consecutiveBootFailures());
         assertEquals(List.of(id(1)), stopped(result.plan()), "still past its boot timeout: stopped again");
         assertNull(result.state().instance(id(1)).orElseThrow().pending());
+        assertEquals(List.of(id(1) + ": the stop asked at " + NOW.minusSeconds(60) + " by a scaler that did not "
+                + "record its outcome did not happen: the cloud lists it running"), settled(result));
     }
 
     @Test
@@ -247,6 +336,95 @@ class PlannerTest {
         assertNull(result.state().instance(id(2)).orElseThrow().pending(), "the start of the stopped one never "
                 + "happened");
         assertNull(result.state().bootingSince(id(2)));
+        String asking = "the start asked at " + asked + " by a scaler that did not record its outcome";
+        assertEquals(List.of(id(1) + ": " + asking + ": the cloud lists it running, its boot is timed from then",
+                id(2) + ": " + asking + " did not happen: the cloud lists it stopped"), settled(result));
+    }
+
+    @Test
+    void aFailedBootBelowTheThresholdIsCountedWithoutBackoff() {
+        PoolStateBuilder pool = new PoolStateBuilder().instance(1, PowerState.STOPPED);
+        pool.booting(1, NOW.minus(Duration.ofMinutes(25)));
+        pool.state = pool.state.withInstance(id(1), pool.state.instance(id(1)).orElseThrow()
+                .withPending(new InstanceRecord.Pending(StopKind.BOOT_FAILURE, NOW.minusSeconds(60), "no report")));
+        PlanResult result = pool.plan();
+        assertEquals(1, result.state().consecutiveBootFailures());
+        assertNull(result.state().backoffUntil());
+        assertTrue(notes(result.plan(), EventKind.BACKOFF).isEmpty());
+    }
+
+    @Test
+    void aDrainedStopAnEarlierScalerAskedForIsNotAFailedBoot() {
+        PoolStateBuilder pool = new PoolStateBuilder().instance(1, PowerState.STOPPED);
+        InstanceRecord drainedStop = InstanceRecord.seenActive(NOW.minus(Duration.ofHours(2)), false)
+                .withPending(new InstanceRecord.Pending(StopKind.DRAINED, NOW.minusSeconds(60), "idle"));
+        pool.state = pool.state.withBootFailures(2).withInstance(id(1), drainedStop);
+        PlanResult result = pool.plan();
+        assertEquals(2, result.state().consecutiveBootFailures());
+        assertEquals(StopKind.DRAINED, result.state().instance(id(1)).orElseThrow().stopKind());
+        assertEquals(List.of(id(1) + ": the stop asked at " + NOW.minusSeconds(60) + " by a scaler that did not "
+                + "record its outcome: the cloud lists it stopped"), settled(result));
+    }
+
+    @Test
+    void aPendingCreateIsSettledAsItsInstancesAppear() {
+        PoolStateBuilder pool = new PoolStateBuilder().instance(1, PowerState.STARTING);
+        Instant asked = NOW.minusSeconds(60);
+        pool.state = pool.state.withPendingCreate(new ScalerStateDocument.PendingCreate(2, asked, "2 queued jobs"));
+        PlanResult oneOfTwo = pool.plan();
+        assertEquals(new ScalerStateDocument.PendingCreate(1, asked, "2 queued jobs"),
+                oneOfTwo.state().pendingCreate());
+        assertEquals(asked, oneOfTwo.state().bootingSince(id(1)));
+
+        pool.state = oneOfTwo.state();
+        pool.instance(2, PowerState.STARTING);
+        PlanResult both = pool.plan();
+        assertNull(both.state().pendingCreate());
+        assertEquals("2 queued jobs", both.state().instance(id(2)).orElseThrow().startReason());
+    }
+
+    @Test
+    void moreInstancesThanAPendingCreateAskedForAreFoundNotStarted() {
+        PoolStateBuilder pool = new PoolStateBuilder().instance(1, PowerState.STARTING)
+                .instance(2, PowerState.STARTING);
+        Instant asked = NOW.minusSeconds(60);
+        pool.state = pool.state.withPendingCreate(new ScalerStateDocument.PendingCreate(1, asked, "1 queued job"));
+        PlanResult result = pool.plan();
+        assertTrue(result.state().instance(id(1)).orElseThrow().startedByHpcscale());
+        assertFalse(result.state().instance(id(2)).orElseThrow().startedByHpcscale());
+        assertEquals(NOW, result.state().bootingSince(id(2)));
+        assertNull(result.state().pendingCreate());
+    }
+
+    @Test
+    void aPendingCreateNothingCameOfIsForgottenAfterTheBootTimeout() {
+        PoolStateBuilder pool = new PoolStateBuilder();
+        ScalerStateDocument.PendingCreate recent = new ScalerStateDocument.PendingCreate(1,
+                NOW.minus(Duration.ofMinutes(19)), "1 queued job");
+        pool.state = pool.state.withPendingCreate(recent);
+        assertEquals(recent, pool.plan().state().pendingCreate(), "the instance may still appear");
+        pool.state = pool.state.withPendingCreate(new ScalerStateDocument.PendingCreate(1,
+                NOW.minus(Duration.ofMinutes(20)), "1 queued job"));
+        assertNull(pool.plan().state().pendingCreate());
+    }
+
+    @Test
+    void aBootingInstanceFoundStoppedNoLongerBoots() {
+        PoolStateBuilder pool = new PoolStateBuilder().instance(1, PowerState.STOPPED);
+        pool.booting(1, NOW.minus(Duration.ofMinutes(5)));
+        PlanResult result = pool.plan();
+        assertNull(result.state().bootingSince(id(1)));
+        assertTrue(result.plan().stops().isEmpty());
+    }
+
+    @Test
+    void anInstanceFoundStartingThatHpcscaleDidNotStartBootsFromNow() {
+        PoolStateBuilder pool = new PoolStateBuilder().instance(1, PowerState.STARTING);
+        pool.state = pool.state.withInstance(id(1), InstanceRecord.seenActive(NOW.minus(Duration.ofHours(3)), false)
+                .stopped(NOW.minus(Duration.ofHours(1)), StopKind.DRAINED, "idle"));
+        PlanResult result = pool.plan();
+        assertEquals(NOW, result.state().bootingSince(id(1)), "someone else started it: timed from when it was seen");
+        assertFalse(result.state().instance(id(1)).orElseThrow().startedByHpcscale());
     }
 
     @Test
@@ -331,6 +509,57 @@ class PlannerTest {
     }
 
     @Test
+    void aFailedBootBeingStoppedDoesNotHoldBackADrainTheMinAllows() {
+        PoolStateBuilder pool = new PoolStateBuilder().freeNode(1, NOW.minus(Duration.ofMinutes(30)))
+                .freeNode(2, NOW.minus(Duration.ofMinutes(20))).instance(3, PowerState.RUNNING);
+        pool.booting(3, NOW.minus(Duration.ofMinutes(21)));
+        pool.vms.add(vm(3, NodeJobStatus.Free, 0, List.of(), false, true, null, null));
+        pool.min = 1;
+        Plan plan = pool.plan().plan();
+        assertEquals(List.of(id(3)), stopped(plan));
+        assertEquals(List.of(node(1)), drained(plan), "two nodes stay up for a min of one: the longer idle goes");
+        pool.min = 2;
+        assertTrue(drained(pool.plan().plan()).isEmpty(), "and none goes below the min");
+    }
+
+    @Test
+    void aNodeIsDrainedOnceItHasBeenIdleForExactlyTheIdleTimeout() {
+        PoolStateBuilder pool = new PoolStateBuilder().freeNode(1, NOW.minus(Duration.ofMinutes(5)));
+        Plan plan = pool.plan().plan();
+        assertEquals(List.of(node(1)), drained(plan));
+        assertFalse(plan.isEmpty());
+    }
+
+    @Test
+    void aDrainedNodeBeingStoppedCountsOnceTowardsTheMin() {
+        PoolStateBuilder pool = new PoolStateBuilder();
+        for (int i = 1; i <= 4; i++) {
+            pool.freeNode(i, NOW.minus(Duration.ofMinutes(30 + i)));
+        }
+        pool.drain(1, NOW.minusSeconds(120));
+        pool.replaceVm(1, vm(1, NodeJobStatus.Free, 0, List.of(), true, false, NOW.minus(Duration.ofMinutes(31)),
+                NOW.minusSeconds(120)));
+        pool.min = 2;
+        Plan plan = pool.plan().plan();
+        assertEquals(List.of(id(1)), stopped(plan));
+        assertEquals(List.of(node(4)), drained(plan), "four up, one going: one more may go for a min of two");
+    }
+
+    @Test
+    void aNodeWhoseDrainIsWithdrawnCountsTowardsTheMin() {
+        PoolStateBuilder pool = new PoolStateBuilder().freeNode(1, NOW.minus(Duration.ofMinutes(30)))
+                .freeNode(2, NOW.minus(Duration.ofMinutes(30)));
+        pool.replaceVm(2, new VmDocument(node(2), "p", node(2), NodeJobStatus.Free, "free", false, false, false, 8, 0,
+                65536, 0, 0, 0, List.of(), NOW.minus(Duration.ofMinutes(30)), NOW, null, "agent-h-pbs"));
+        pool.drain(1, NOW.minusSeconds(120));
+        pool.queued("needs-16", 16);
+        pool.min = 1;
+        Plan plan = pool.plan().plan();
+        assertEquals(List.of(node(1)), cancelled(plan), "only node 1 has room for the job");
+        assertEquals(List.of(node(2)), drained(plan), "node 1 stays, so the smaller idle node may go");
+    }
+
+    @Test
     void stopsADrainedNodeOnlyWhenTheAgentConfirmedItOfflineAndEmptyAfterTheRequest() {
         PoolStateBuilder pool = new PoolStateBuilder().freeNode(1, NOW.minus(Duration.ofMinutes(10)));
         pool.drain(1, NOW.minusSeconds(120));
@@ -397,6 +626,16 @@ class PlannerTest {
     }
 
     @Test
+    void aStalePoolStillWithdrawsTheDrainsOfInstancesThatAreGone() {
+        PoolStateBuilder pool = new PoolStateBuilder().freeNode(1, NOW.minus(Duration.ofMinutes(30)));
+        pool.drain(1, NOW.minusSeconds(600)).drain(5, NOW.minusSeconds(600));
+        pool.agentReadAt = NOW.minus(Duration.ofMinutes(30));
+        Plan plan = pool.plan().plan();
+        assertEquals(List.of(node(5)), cancelled(plan));
+        assertEquals("no instance has this node any more", plan.cancels().get(0).reason());
+    }
+
+    @Test
     void anUnknownInstanceListBlocksScaleDown() {
         PoolStateBuilder pool = new PoolStateBuilder().freeNode(1, NOW.minus(Duration.ofMinutes(30)));
         pool.drain(1, NOW.minusSeconds(120));
@@ -420,8 +659,8 @@ class PlannerTest {
 
     // ---- Slurm power saving ------------------------------------------------------------------------------------
 
-    private static io.hpcscale.common.model.PowerDocument power(int i, io.hpcscale.common.model.PowerDocument.Action a) {
-        return io.hpcscale.common.model.PowerDocument.request("p", node(i), a, NOW.minusSeconds(10));
+    private static PowerDocument power(int i, PowerDocument.Action a) {
+        return PowerDocument.request("p", node(i), a, NOW.minusSeconds(10));
     }
 
     @Test
@@ -430,8 +669,8 @@ class PlannerTest {
         pool.powerSaving = true;
         pool.queued("would-need-more", 16);
         pool.queued("and-more", 16);
-        pool.powerRequests.add(power(3, io.hpcscale.common.model.PowerDocument.Action.resume));
-        pool.powerRequests.add(power(1, io.hpcscale.common.model.PowerDocument.Action.resume));
+        pool.powerRequests.add(power(3, PowerDocument.Action.resume));
+        pool.powerRequests.add(power(1, PowerDocument.Action.resume));
         Plan plan = pool.plan().plan();
         assertEquals(List.of(id(3)), started(plan), "only what Slurm asked for");
         assertTrue(plan.starts().get(0).powerRequest());
@@ -444,8 +683,8 @@ class PlannerTest {
     void powerSavingStopsASuspendedNodeOnlyWhenItRunsNoJob() {
         PoolStateBuilder pool = new PoolStateBuilder().freeNode(1, NOW).busyNode(2, 16, "late");
         pool.powerSaving = true;
-        pool.powerRequests.add(power(1, io.hpcscale.common.model.PowerDocument.Action.suspend));
-        pool.powerRequests.add(power(2, io.hpcscale.common.model.PowerDocument.Action.suspend));
+        pool.powerRequests.add(power(1, PowerDocument.Action.suspend));
+        pool.powerRequests.add(power(2, PowerDocument.Action.suspend));
         Plan plan = pool.plan().plan();
         assertEquals(List.of(id(1)), stopped(plan));
         assertEquals(StopKind.POWER_SAVING, plan.stops().get(0).kind());
@@ -455,12 +694,27 @@ class PlannerTest {
     }
 
     @Test
+    void powerSavingCountsRunningInstancesAgainstMaxAndOnlyRealStartsAgainstTheRoom() {
+        PoolStateBuilder pool = new PoolStateBuilder().freeNode(1, NOW).stopped(2);
+        pool.powerSaving = true;
+        pool.max = 2;
+        pool.powerRequests.add(PowerDocument.request("p", node(1), PowerDocument.Action.resume, NOW.minusSeconds(30)));
+        pool.powerRequests.add(power(2, PowerDocument.Action.resume));
+        pool.powerRequests.add(power(3, PowerDocument.Action.resume));
+        Plan plan = pool.plan().plan();
+        assertEquals(List.of(id(2)), started(plan));
+        assertEquals(List.of(new Plan.PowerDone(node(1), "its instance is already running")), plan.powerDone());
+        assertEquals(List.of("Slurm asks to resume p-vm003 but the pool is at its max of 2 or its step limit"),
+                notes(plan, EventKind.AT_MAX));
+    }
+
+    @Test
     void powerSavingResumesRespectMaxAndBackoff() {
         PoolStateBuilder pool = new PoolStateBuilder().stopped(4);
         pool.powerSaving = true;
         pool.max = 2;
         for (int i = 1; i <= 4; i++) {
-            pool.powerRequests.add(power(i, io.hpcscale.common.model.PowerDocument.Action.resume));
+            pool.powerRequests.add(power(i, PowerDocument.Action.resume));
         }
         Plan plan = pool.plan().plan();
         assertEquals(2, plan.starts().size());

@@ -21,7 +21,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Builds pool states for planner tests: a pool "p" of 16-CPU, 64 GiB instances named p-vm001, p-vm002, ... */
+/**
+ * Builds pool states for planner tests: a pool "p" of 16-CPU, 64 GiB instances (with {@code gpus} GPUs, none by
+ * default) named p-vm001, p-vm002, ...
+ */
 final class PoolStateBuilder {
     static final Instant NOW = Instant.parse("2026-11-22T12:00:00Z");
 
@@ -29,6 +32,7 @@ final class PoolStateBuilder {
     int max = 10;
     int maxStart = 100;
     int maxStop = 10;
+    int gpus = 0;
     boolean countHeld = false;
     boolean canCreate = false;
     Instant agentReadAt = NOW.minusSeconds(30);
@@ -51,7 +55,7 @@ final class PoolStateBuilder {
     }
 
     PoolConfig config() {
-        return PoolConfigs.withDefaults("p", new VmShape(16, 65536, 0), max, Map.of("min", Integer.toString(min),
+        return PoolConfigs.withDefaults("p", new VmShape(16, 65536, gpus), max, Map.of("min", Integer.toString(min),
                 "countHeldJobs", Boolean.toString(countHeld), "maxStartPerCycle", Integer.toString(maxStart),
                 "maxStopPerCycle", Integer.toString(maxStop), "slurmPowerSaving", Boolean.toString(powerSaving)));
     }
