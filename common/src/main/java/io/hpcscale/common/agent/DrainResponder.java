@@ -25,9 +25,6 @@ final class DrainResponder {
     }
 
     record Actions(List<DrainDocument> takeOffline, List<SchedulerNode> bringBack) {
-        boolean isEmpty() {
-            return takeOffline.isEmpty() && bringBack.isEmpty();
-        }
     }
 
     Actions decide(Map<String, DrainDocument> drainsByNode, SchedulerSnapshot snapshot) {

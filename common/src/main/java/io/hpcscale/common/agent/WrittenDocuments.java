@@ -9,10 +9,6 @@ import java.util.Map;
 /** What the agent knows to be in the store: the job and vm documents it wrote and has not deleted. */
 record WrittenDocuments(Map<DocumentKey, JobDocument> jobs, Map<DocumentKey, VmDocument> vms) {
 
-    static WrittenDocuments empty() {
-        return new WrittenDocuments(Map.of(), Map.of());
-    }
-
     Map<String, VmDocument> vmsByName() {
         Map<String, VmDocument> byName = new HashMap<>(vms.size() * 2);
         vms.values().forEach(vm -> byName.put(vm.name(), vm));

@@ -329,11 +329,10 @@ class AgentTest {
         }
 
         @Override
-        public List<StoredDocument> queryByType(DocumentType type) {
-            if (type == DocumentType.JOBS || type == DocumentType.VMS) {
-                queried.add(type);
-            }
-            return super.queryByType(type);
+        public List<StoredDocument> queryPool(String poolName, Set<DocumentType> types) {
+            types.stream().filter(t -> t == DocumentType.JOBS || t == DocumentType.VMS).sorted()
+                    .forEach(queried::add);
+            return super.queryPool(poolName, types);
         }
     }
 
@@ -344,13 +343,14 @@ class AgentTest {
         scheduler.putJob(job("1.s", "batch", JobState.Queued)).putNode(freeNode("n1", "batch", 16));
         Instant start = clock.instant();
         counted.runOnce(start);
-        assertEquals(List.of(DocumentType.JOBS, DocumentType.VMS), counting.queried);
+        assertEquals(List.of(DocumentType.JOBS, DocumentType.VMS, DocumentType.JOBS, DocumentType.VMS),
+                counting.queried, "each served pool's partition (batch, gpu) read once");
         for (int minutes = 2; minutes < 60; minutes += 2) {
             counted.runOnce(start.plus(Duration.ofMinutes(minutes)));
         }
-        assertEquals(2, counting.queried.size(), "a cycle costs the store no read of every document");
+        assertEquals(4, counting.queried.size(), "a cycle costs the store no read of every document");
         counted.runOnce(start.plus(Agent.RESYNC_INTERVAL));
-        assertEquals(4, counting.queried.size());
+        assertEquals(8, counting.queried.size());
     }
 
     @Test
@@ -391,15 +391,16 @@ class AgentTest {
         scheduler.putJob(job("1.s", "batch", JobState.Queued)).putNode(freeNode("n1", "batch", 16));
         try (CapturedLog log = new CapturedLog(Agent.class)) {
             CycleReport clean = cycle();
-            assertEquals(List.of("cycle: read 1 jobs and 1 nodes; wrote 2 documents, deleted 0; " + clean.millis()
-                    + " ms"), log.at(Level.INFO));
+            assertEquals(List.of("cycle: read 1 jobs and 1 nodes; wrote 2 documents, deleted 0; store: 0 requests, "
+                    + "0.0 RU; " + clean.millis() + " ms"), log.at(Level.INFO));
 
             log.clear();
             requestDrain("batch", "n1");
             scheduler.failCommands("pbsnodes: Unauthorized Request");
             CycleReport withProblem = cycle();
-            assertEquals("cycle: read 1 jobs and 1 nodes; wrote 1 documents, deleted 0; " + withProblem.millis()
-                    + " ms; problems: taking node n1 offline failed: pbsnodes: Unauthorized Request",
+            assertEquals("cycle: read 1 jobs and 1 nodes; wrote 1 documents, deleted 0; store: 0 requests, 0.0 RU; "
+                    + withProblem.millis() + " ms; problems: taking node n1 offline failed: pbsnodes: Unauthorized "
+                    + "Request",
                     log.at(Level.INFO).get(0));
 
             log.clear();
@@ -407,7 +408,7 @@ class AgentTest {
             cycle();
             assertTrue(log.at(Level.INFO).isEmpty(), log.at(Level.INFO).toString());
             assertEquals(List.of("cycle failed, nothing deleted, heartbeat carries the error: `qstat` exited with "
-                    + "status 2: cannot connect to server"), log.at(Level.WARN));
+                    + "status 2: cannot connect to server; store: 0 requests, 0.0 RU"), log.at(Level.WARN));
         }
     }
 
