@@ -84,6 +84,12 @@ public record ScalerStateDocument(
                 throttledUntil, pendingCreate, lastAction);
     }
 
+    /** All instance records at once: one copy, where a record at a time would copy the map each time. */
+    public ScalerStateDocument withInstances(SortedMap<String, InstanceRecord> records) {
+        return new ScalerStateDocument(poolName, records, consecutiveBootFailures, backoffUntil, backoffReason,
+                throttledUntil, pendingCreate, lastAction);
+    }
+
     public ScalerStateDocument withoutInstance(String instanceId) {
         SortedMap<String, InstanceRecord> changed = new TreeMap<>(instances);
         changed.remove(instanceId);

@@ -56,7 +56,7 @@ final class ScalerPlanCommand implements Callable<Integer> {
             line(out, EventKind.CREATE.wireName(), plan.create().count() + " instances", plan.create().reason());
         }
         plan.cancels().forEach(c -> line(out, EventKind.CANCEL_DRAIN.wireName(), c.node(), c.reason()));
-        plan.drains().forEach(d -> line(out, EventKind.DRAIN.wireName(), d.instance().nodeName(), d.reason()));
+        plan.drains().forEach(d -> line(out, EventKind.DRAIN.wireName(), d.node(), d.reason()));
         plan.stops().forEach(s -> line(out, s.event().wireName(), s.instance().id(), s.reason()));
         plan.powerDone().forEach(p -> line(out, EventKind.POWER_REQUEST_DONE.wireName(), p.node(), p.reason()));
         plan.notes().forEach(n -> out.printf("  %-18s %s%n", n.kind().wireName(), n.message()));

@@ -1,5 +1,6 @@
 package io.hpcscale.scaler.plan;
 
+import io.hpcscale.common.model.NodeNames;
 import io.hpcscale.scaler.cloud.Instance;
 import java.util.HashMap;
 import java.util.List;
@@ -22,7 +23,7 @@ public final class InstanceList {
         this.unknownBecause = unknownBecause;
         this.byNode = new HashMap<>(this.instances.size() * 2);
         for (Instance instance : this.instances) {
-            byNode.putIfAbsent(instance.nodeName(), instance);
+            byNode.putIfAbsent(NodeNames.key(instance.nodeName()), instance);
         }
     }
 
@@ -47,7 +48,8 @@ public final class InstanceList {
         return unknownBecause == null;
     }
 
+    /** The instance of a node, its name matched without case or domain ({@link NodeNames}). */
     public Optional<Instance> byNode(String node) {
-        return Optional.ofNullable(byNode.get(node));
+        return Optional.ofNullable(byNode.get(NodeNames.key(node)));
     }
 }

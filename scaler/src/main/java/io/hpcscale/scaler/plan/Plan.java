@@ -38,28 +38,29 @@ public record Plan(
     /**
      * Start a stopped instance; its drain request, if any, is withdrawn once it starts.
      *
+     * @param node         its node's name as the scheduler spells it, for the documents named after it
      * @param powerRequest it answers Slurm's resume request for the node, which is deleted once it starts
      */
-    public record Start(Instance instance, String reason, boolean withdrawDrain, boolean powerRequest) {
-        public Start(Instance instance, String reason, boolean withdrawDrain) {
-            this(instance, reason, withdrawDrain, false);
-        }
+    public record Start(Instance instance, String node, String reason, boolean withdrawDrain, boolean powerRequest) {
     }
 
     /** Add instances because no stopped one is left to start. */
     public record Create(int count, String reason) {
     }
 
-    /** Ask the agent to take a node out of service. */
-    public record DrainRequest(Instance instance, String reason) {
+    /** Ask the agent to take a node out of service; {@code node} is its name as the scheduler spells it. */
+    public record DrainRequest(Instance instance, String node, String reason) {
     }
 
     /** Withdraw a drain request; the agent returns the node to service. */
     public record CancelDrain(String node, String reason) {
     }
 
-    /** Stop an instance; {@link StopGuard} re-checks it, by its kind, just before the call. */
-    public record Stop(Instance instance, String reason, StopKind kind) {
+    /**
+     * Stop an instance; {@link StopGuard} re-checks it, by its kind, just before the call, on a fresh read of the
+     * documents of {@code node} (its node's name as the scheduler spells it).
+     */
+    public record Stop(Instance instance, String node, String reason, StopKind kind) {
         public EventKind event() {
             return kind == StopKind.BOOT_FAILURE ? EventKind.BOOT_TIMEOUT : EventKind.STOP;
         }

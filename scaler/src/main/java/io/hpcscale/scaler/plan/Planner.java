@@ -5,6 +5,7 @@ import io.hpcscale.common.model.DrainDocument;
 import io.hpcscale.common.model.InstanceRecord;
 import io.hpcscale.common.model.JobDocument;
 import io.hpcscale.common.model.JobState;
+import io.hpcscale.common.model.NodeNames;
 import io.hpcscale.common.model.PowerDocument;
 import io.hpcscale.common.model.ScalerStateDocument;
 import io.hpcscale.common.model.StopKind;
@@ -31,6 +32,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
@@ -86,8 +89,8 @@ public final class Planner {
             this.s = state;
             this.pool = state.pool();
             this.now = state.now();
-            state.vms().forEach(vm -> vmsByNode.put(vm.name(), vm));
-            state.drains().forEach(d -> drainsByNode.put(d.name(), d));
+            state.vms().forEach(vm -> vmsByNode.put(NodeNames.key(vm.name()), vm));
+            state.drains().forEach(d -> drainsByNode.put(NodeNames.key(d.name()), d));
             this.memory = state.state();
             this.queuedJobs = (int) state.jobs().stream().filter(this::considered).count();
         }
@@ -131,6 +134,24 @@ public final class Planner {
             return job.status() == JobState.Queued || (pool.countHeldJobs() && job.status() == JobState.Hold);
         }
 
+        private VmDocument vmOf(Instance instance) {
+            return vmsByNode.get(NodeNames.key(instance.nodeName()));
+        }
+
+        private boolean drained(Instance instance) {
+            return drainsByNode.containsKey(NodeNames.key(instance.nodeName()));
+        }
+
+        /** The instance's node as the scheduler spells it: its documents and commands use that name. */
+        private String nodeOf(Instance instance) {
+            VmDocument vm = vmOf(instance);
+            if (vm != null) {
+                return vm.name();
+            }
+            DrainDocument drain = drainsByNode.get(NodeNames.key(instance.nodeName()));
+            return drain != null ? drain.name() : instance.nodeName();
+        }
+
         private PlanResult result(Demand demand) {
             return new PlanResult(new Plan(pool.name(), starts, create, drains, cancels, stops, powerDone, notes,
                     settled, queuedJobs, s.instances().unknownBecause(), demand), memory);
@@ -144,10 +165,11 @@ public final class Planner {
         private void observe() {
             memory = memory.onlyInstances(s.instances().instances().stream().map(Instance::id)
                     .collect(Collectors.toSet()));
+            SortedMap<String, InstanceRecord> records = new TreeMap<>(memory.instances());
             ScalerStateDocument.PendingCreate creating = memory.pendingCreate();
             int attributed = 0;
             for (Instance instance : sortedByNode(s.instances().instances())) {
-                InstanceRecord record = memory.instance(instance.id()).orElse(null);
+                InstanceRecord record = records.get(instance.id());
                 boolean active = instance.state().active();
                 if (record != null && record.pending() != null) {
                     record = settle(instance, record, active);
@@ -167,9 +189,10 @@ public final class Planner {
                     record = record.bootSeen(now);
                 }
                 if (record != null) {
-                    memory = memory.withInstance(instance.id(), record);
+                    records.put(instance.id(), record);
                 }
             }
+            memory = memory.withInstances(records);
             if (creating != null && (attributed >= creating.count()
                     || !now.isBefore(creating.at().plus(pool.bootTimeout())))) {
                 memory = memory.withPendingCreate(null);
@@ -212,8 +235,9 @@ public final class Planner {
          * node may well run jobs under a mapping hpcscale does not know.
          */
         private void classifyInstances(boolean fresh) {
+            SortedMap<String, InstanceRecord> booted = new TreeMap<>();
             for (Instance instance : sortedByNode(s.instances().instances())) {
-                VmDocument vm = vmsByNode.get(instance.nodeName());
+                VmDocument vm = vmOf(instance);
                 boolean reported = (vm != null && !vm.down()) || s.reportedInAnotherPool(instance.nodeName());
                 InstanceRecord record = memory.instance(instance.id()).orElse(null);
                 boolean bootingRecord = record != null && record.booting();
@@ -225,7 +249,7 @@ public final class Planner {
                             continue;
                         }
                         if (bootingRecord) {
-                            memory = memory.withInstance(instance.id(), record.bootEnded()).withBootFailures(0);
+                            booted.put(instance.id(), record.bootEnded());
                         }
                         running.add(instance);
                         if (fresh && vm == null && !s.reportedInAnotherPool(instance.nodeName())) {
@@ -240,6 +264,11 @@ public final class Planner {
                     }
                 }
             }
+            if (!booted.isEmpty()) {
+                SortedMap<String, InstanceRecord> records = new TreeMap<>(memory.instances());
+                records.putAll(booted);
+                memory = memory.withInstances(records).withBootFailures(0);
+            }
         }
 
         /** Stops instances whose node has not reported within the boot timeout, unless {@link StopGuard} says no. */
@@ -250,7 +279,7 @@ public final class Planner {
                 if (since == null || since.plus(pool.bootTimeout()).isAfter(now)) {
                     continue;
                 }
-                VmDocument vm = vmsByNode.get(instance.nodeName());
+                VmDocument vm = vmOf(instance);
                 Optional<String> refusal = StopGuard.refusal(StopKind.BOOT_FAILURE, vm, null);
                 if (refusal.isPresent()) {
                     notes.add(new Note(EventKind.WAITING_FOR_JOBS, "instance " + instance.id() + " is past its boot "
@@ -262,8 +291,9 @@ public final class Planner {
             }
             for (Instance instance : failed) {
                 booting.remove(instance);
-                stops.add(new Stop(instance, "its node " + instance.nodeName() + " did not report to the scheduler "
-                        + "within the boot timeout of " + Durations.format(pool.bootTimeout()), StopKind.BOOT_FAILURE));
+                stops.add(new Stop(instance, nodeOf(instance), "its node " + instance.nodeName() + " did not report "
+                        + "to the scheduler within the boot timeout of " + Durations.format(pool.bootTimeout()),
+                        StopKind.BOOT_FAILURE));
             }
         }
 
@@ -271,14 +301,14 @@ public final class Planner {
             List<JobDocument> considered = s.jobs().stream().filter(this::considered).toList();
             List<Capacity> capacity = new ArrayList<>();
             for (Instance instance : running) {
-                VmDocument vm = vmsByNode.get(instance.nodeName());
+                VmDocument vm = vmOf(instance);
                 if (vm == null || vm.down() || (vm.offline() && !vm.offlineByHpcscale())) {
                     continue;
                 }
                 int cpus = vm.cpusTotal() > 0 ? vm.cpusTotal() - vm.cpusUsed() : pool.shape().cpus();
                 long memoryMb = vm.memoryMb() > 0 ? vm.memoryMb() - vm.memoryMbUsed() : pool.shape().memoryMb();
                 int gpus = vm.gpus() > 0 ? vm.gpus() - vm.gpusUsed() : pool.shape().gpus();
-                Kind kind = drainsByNode.containsKey(vm.name()) ? Kind.DRAINING : Kind.RUNNING;
+                Kind kind = drained(instance) ? Kind.DRAINING : Kind.RUNNING;
                 capacity.add(new Capacity(vm.name(), kind, Math.max(0, cpus), Math.max(0, memoryMb),
                         Math.max(0, gpus), vm.idle() && vm.cpusUsed() == 0));
             }
@@ -321,7 +351,7 @@ public final class Planner {
             List<Instance> candidates = sortedByNode(stopped);
             for (int i = 0; i < count && i < candidates.size(); i++) {
                 Instance instance = candidates.get(i);
-                starts.add(new Start(instance, reason, drainsByNode.containsKey(instance.nodeName())));
+                starts.add(new Start(instance, nodeOf(instance), reason, drained(instance), false));
             }
             int remaining = count - starts.size();
             if (remaining > 0 && s.canCreate()) {
@@ -334,22 +364,24 @@ public final class Planner {
 
         /** Withdraws drains whose node is needed again, and stops instances whose drain is complete. */
         private void handleDrains(Demand demand) {
-            Set<String> starting = starts.stream().map(st -> st.instance().nodeName()).collect(Collectors.toSet());
+            Set<String> starting = starts.stream().map(st -> NodeNames.key(st.instance().nodeName()))
+                    .collect(Collectors.toSet());
             for (DrainDocument drain : sortedDrains()) {
                 Instance instance = s.instances().byNode(drain.name()).orElse(null);
                 if (instance == null) {
                     cancels.add(new CancelDrain(drain.name(), "no instance has this node any more"));
                     continue;
                 }
-                if (!instance.state().active() || starting.contains(drain.name())) {
+                if (!instance.state().active() || starting.contains(NodeNames.key(drain.name()))) {
                     continue;
                 }
-                VmDocument vm = vmsByNode.get(drain.name());
+                VmDocument vm = vmsByNode.get(NodeNames.key(drain.name()));
                 if (demand.drainsToCancel().contains(drain.name())) {
                     cancels.add(new CancelDrain(drain.name(), "queued jobs need it again"));
                 } else if (StopGuard.refusal(StopKind.DRAINED, vm, drain).isEmpty()) {
-                    stops.add(new Stop(instance, "drained: offline and running no job since the agent's read at "
-                            + vm.seenAt() + ", after the drain request of " + drain.requestedAt(), StopKind.DRAINED));
+                    stops.add(new Stop(instance, drain.name(), "drained: offline and running no job since the agent's "
+                            + "read at " + vm.seenAt() + ", after the drain request of " + drain.requestedAt(),
+                            StopKind.DRAINED));
                 } else if (DrainHandshake.acknowledged(drain, vm)) {
                     notes.add(new Note(EventKind.WAITING_FOR_JOBS, "node " + drain.name() + " is drained but still "
                             + "runs " + String.join(", ", vm.jobIds()) + "; it is stopped once that ends"));
@@ -369,11 +401,11 @@ public final class Planner {
         private void requestDrains(Demand demand, int active) {
             Set<String> draining = new HashSet<>();
             for (Instance instance : running) {
-                if (drainsByNode.containsKey(instance.nodeName())) {
-                    draining.add(instance.nodeName());
+                if (drained(instance)) {
+                    draining.add(NodeNames.key(instance.nodeName()));
                 }
             }
-            cancels.forEach(c -> draining.remove(c.node()));
+            cancels.forEach(c -> draining.remove(NodeNames.key(c.node())));
             // Failed boots being stopped are already out of active: stopFailedBoots took them out of booting.
             int staying = active - draining.size();
             int room = Math.min(staying - pool.min(), pool.maxStopPerCycle());
@@ -382,8 +414,8 @@ public final class Planner {
             }
             List<Candidate> candidates = new ArrayList<>();
             for (Instance instance : running) {
-                VmDocument vm = vmsByNode.get(instance.nodeName());
-                if (vm == null || draining.contains(vm.name()) || drainsByNode.containsKey(vm.name())
+                VmDocument vm = vmOf(instance);
+                if (vm == null || drained(instance)
                         || !vm.idle() || (vm.offline() && !vm.offlineByHpcscale())
                         || demand.nodesInUse().contains(vm.name()) || vm.lastBusyAt() == null) {
                     continue;
@@ -396,7 +428,8 @@ public final class Planner {
             candidates.sort(Comparator.comparing(Candidate::idle).reversed()
                     .thenComparing(c -> c.instance().nodeName()));
             for (Candidate candidate : candidates.subList(0, Math.min(room, candidates.size()))) {
-                drains.add(new DrainRequest(candidate.instance(), "idle for " + Durations.human(candidate.idle())
+                drains.add(new DrainRequest(candidate.instance(), nodeOf(candidate.instance()), "idle for "
+                        + Durations.human(candidate.idle())
                         + " (idle timeout " + Durations.format(pool.idleTimeout())
                         + "), not needed by " + Words.count(demand.jobsConsidered(), "queued job")));
             }
@@ -423,9 +456,9 @@ public final class Planner {
                     powerDone.add(new Plan.PowerDone(request.name(), "its instance is already stopped"));
                 } else if (fresh) {
                     Optional<String> refusal = StopGuard.refusal(StopKind.POWER_SAVING,
-                            vmsByNode.get(request.name()), null);
+                            vmsByNode.get(NodeNames.key(request.name())), null);
                     if (refusal.isEmpty()) {
-                        stops.add(new Stop(instance, "Slurm's power saving suspends " + request.name()
+                        stops.add(new Stop(instance, request.name(), "Slurm's power saving suspends " + request.name()
                                 + ", which runs no job", StopKind.POWER_SAVING));
                     } else {
                         notes.add(new Note(EventKind.WAITING_FOR_JOBS, "Slurm asks to suspend " + request.name()
@@ -448,8 +481,8 @@ public final class Planner {
                     notes.add(new Note(EventKind.AT_MAX, "Slurm asks to resume " + request.name()
                             + " but the pool is at its max of " + pool.max() + " or its step limit"));
                 } else {
-                    starts.add(new Start(instance, "Slurm's power saving resumes " + request.name() + " for its jobs",
-                            drainsByNode.containsKey(request.name()), true));
+                    starts.add(new Start(instance, request.name(), "Slurm's power saving resumes " + request.name()
+                            + " for its jobs", drained(instance), true));
                     return true;
                 }
             }

@@ -2,6 +2,7 @@ package io.hpcscale.scaler.plan;
 
 import io.hpcscale.common.model.DrainDocument;
 import io.hpcscale.common.model.JobDocument;
+import io.hpcscale.common.model.NodeNames;
 import io.hpcscale.common.model.PowerDocument;
 import io.hpcscale.common.model.ScalerStateDocument;
 import io.hpcscale.common.model.VmDocument;
@@ -41,9 +42,9 @@ public record PoolState(
         poolOfNode = Map.copyOf(poolOfNode);
     }
 
-    /** Whether an agent reports this node in a pool other than this one. */
+    /** Whether an agent reports this node in a pool other than this one; {@code poolOfNode} is by name key. */
     public boolean reportedInAnotherPool(String node) {
-        String owner = poolOfNode.get(node);
+        String owner = poolOfNode.get(NodeNames.key(node));
         return owner != null && !owner.equals(pool.name());
     }
 }

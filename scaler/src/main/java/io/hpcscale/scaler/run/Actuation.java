@@ -119,7 +119,7 @@ final class Actuation {
 
     private void logDryRun() {
         plan.cancels().forEach(c -> event(EventKind.CANCEL_DRAIN, List.of(c.node()), c.reason(), Outcome.DRY_RUN));
-        plan.drains().forEach(d -> event(EventKind.DRAIN, List.of(d.instance().nodeName()), d.reason(),
+        plan.drains().forEach(d -> event(EventKind.DRAIN, List.of(d.node()), d.reason(),
                 Outcome.DRY_RUN));
         plan.stops().forEach(st -> event(st.event(), List.of(st.instance().id()), st.reason(), Outcome.DRY_RUN));
         plan.starts().forEach(st -> event(EventKind.START, List.of(st.instance().id()), st.reason(),
@@ -149,7 +149,7 @@ final class Actuation {
 
     private void requestDrains() {
         for (Plan.DrainRequest drain : plan.drains()) {
-            String node = drain.instance().nodeName();
+            String node = drain.node();
             Outcome outcome = storeWrite(() -> store.upsert(List.of(
                     DrainDocument.request(pool.name(), node, drain.reason(), now))));
             drainsChanged |= outcome.ok();
@@ -172,7 +172,7 @@ final class Actuation {
     }
 
     private Optional<String> recheck(Plan.Stop stop) {
-        String node = stop.instance().nodeName();
+        String node = stop.node();
         try {
             VmDocument vm = store.read(new DocumentKey(pool.name(), CosmosIds.encode(node)), VmDocument.class)
                     .map(DocumentStore.Versioned::document).orElse(null);
@@ -263,7 +263,7 @@ final class Actuation {
             }
             event(stop.event(), List.of(instance.id()), stop.reason() + how, Outcome.OK);
             if (stop.kind() == StopKind.POWER_SAVING) {
-                storeWrite(() -> store.delete(List.of(powerKey(instance.nodeName()))));
+                storeWrite(() -> store.delete(List.of(powerKey(stop.node()))));
             }
         }
     }
@@ -332,12 +332,12 @@ final class Actuation {
         Instance instance = start.instance();
         state = state.withInstance(instance.id(), record(state, instance).started(now, start.reason()));
         if (start.powerRequest()) {
-            storeWrite(() -> store.delete(List.of(powerKey(instance.nodeName()))));
+            storeWrite(() -> store.delete(List.of(powerKey(start.node()))));
         }
         if (start.withdrawDrain()) {
-            Outcome outcome = storeWrite(() -> store.delete(List.of(drainKey(instance.nodeName()))));
+            Outcome outcome = storeWrite(() -> store.delete(List.of(drainKey(start.node()))));
             drainsChanged |= outcome.ok();
-            event(EventKind.CANCEL_DRAIN, List.of(instance.nodeName()), "its instance was started again", outcome);
+            event(EventKind.CANCEL_DRAIN, List.of(start.node()), "its instance was started again", outcome);
         }
     }
 

@@ -5,6 +5,7 @@ import io.hpcscale.common.model.ClusterLoadDocument;
 import io.hpcscale.common.model.DocumentType;
 import io.hpcscale.common.model.DrainDocument;
 import io.hpcscale.common.model.JobDocument;
+import io.hpcscale.common.model.NodeNames;
 import io.hpcscale.common.model.PowerDocument;
 import io.hpcscale.common.model.VmDocument;
 import io.hpcscale.common.store.DocumentStore;
@@ -89,7 +90,7 @@ record ClusterView(
     /** Every reported node with its pool, made once per cycle (unmodifiable, so pools share it without copies). */
     private static Map<String, String> poolOfNode(Map<String, List<VmDocument>> vms) {
         Map<String, String> owners = new HashMap<>();
-        vms.forEach((pool, list) -> list.forEach(vm -> owners.putIfAbsent(vm.name(), pool)));
+        vms.forEach((pool, list) -> list.forEach(vm -> owners.putIfAbsent(NodeNames.key(vm.name()), pool)));
         return Map.copyOf(owners);
     }
 }

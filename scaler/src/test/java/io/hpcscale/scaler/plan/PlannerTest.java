@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hpcscale.common.model.Chunk;
+import io.hpcscale.common.model.DrainDocument;
 import io.hpcscale.common.model.InstanceRecord;
 import io.hpcscale.common.model.JobState;
 import io.hpcscale.common.model.NodeJobStatus;
@@ -606,6 +607,35 @@ class PlannerTest {
         Plan plan = pool.plan().plan();
         assertEquals(List.of(id(1)), started(plan));
         assertTrue(plan.starts().get(0).withdrawDrain());
+    }
+
+    @Test
+    void aNodeIsMatchedToItsMachineWithoutCaseOrDomainAndKeepsTheSchedulersSpelling() {
+        PoolStateBuilder pool = new PoolStateBuilder();
+        pool.instanceNamed(1, "P-VM001", PowerState.RUNNING).instanceNamed(2, "P-VM002", PowerState.RUNNING);
+        pool.booting(2, NOW.minus(Duration.ofHours(1)));
+        pool.vms.add(renamed(vm(1, NodeJobStatus.Free, 0, List.of(), false, false,
+                NOW.minus(Duration.ofMinutes(30)), null), "p-vm001.cluster.local"));
+        pool.vms.add(renamed(vm(2, NodeJobStatus.Busy, 16, List.of("j"), false, false, NOW, null), "p-vm002"));
+        Plan plan = pool.plan().plan();
+        assertTrue(plan.stops().isEmpty(), "p-vm002 reported, so its boot ended; it runs a job");
+        assertEquals(List.of("p-vm001.cluster.local"), plan.drains().stream().map(Plan.DrainRequest::node).toList());
+
+        pool.drains.add(DrainDocument.request("p", "p-vm001.cluster.local", "idle",
+                NOW.minusSeconds(120)));
+        pool.vms.removeIf(v -> v.name().startsWith("p-vm001"));
+        pool.vms.add(renamed(vm(1, NodeJobStatus.Free, 0, List.of(), true, false, NOW.minus(Duration.ofMinutes(30)),
+                NOW.minusSeconds(120)), "p-vm001.cluster.local"));
+        plan = pool.plan().plan();
+        assertEquals(List.of(id(1)), stopped(plan));
+        assertEquals("p-vm001.cluster.local", plan.stops().get(0).node(), "re-checked under the scheduler's name");
+    }
+
+    private static VmDocument renamed(VmDocument vm, String name) {
+        return new VmDocument(name, vm.poolName(), name, vm.jobStatus(), vm.schedulerState(), vm.offline(),
+                vm.offlineByHpcscale(),
+                vm.down(), vm.cpusTotal(), vm.cpusUsed(), vm.memoryMb(), vm.memoryMbUsed(), vm.gpus(), vm.gpusUsed(),
+                vm.jobIds(), vm.lastBusyAt(), vm.seenAt(), vm.drainRequestedAt(), vm.agent());
     }
 
     @Test

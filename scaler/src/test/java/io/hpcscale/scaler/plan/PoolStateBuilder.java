@@ -71,6 +71,12 @@ final class PoolStateBuilder {
         return this;
     }
 
+    /** Instance i as a cloud that spells its machine's name its own way, e.g. Azure's upper-case computer names. */
+    PoolStateBuilder instanceNamed(int i, String machineName, PowerState state) {
+        instances.add(new Instance(id(i), machineName, state));
+        return this;
+    }
+
     PoolStateBuilder stopped(int count) {
         for (int i = 1; i <= count; i++) {
             instance(instances.size() + 1, PowerState.STOPPED);

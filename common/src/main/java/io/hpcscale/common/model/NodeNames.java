@@ -1,0 +1,20 @@
+package io.hpcscale.common.model;
+
+import java.util.Locale;
+
+/**
+ * How a cloud's name for a node's machine is matched with the scheduler's name for the node: without case and
+ * without a domain. Azure writes Uniform computer names in upper case ({@code PINTA007Y00002D}); schedulers often
+ * know the host in lower case, sometimes fully qualified. Documents keep the scheduler's own spelling, which is the
+ * one its commands accept.
+ */
+public final class NodeNames {
+    private NodeNames() {
+    }
+
+    /** The key two names of one node share: lower case, the host part only. */
+    public static String key(String name) {
+        int dot = name.indexOf('.');
+        return (dot > 0 ? name.substring(0, dot) : name).toLowerCase(Locale.ROOT);
+    }
+}
