@@ -81,6 +81,52 @@ public final class ConfigCatalog {
                 .describe("cosmos: bound on one operation, its retries included, so a hung service fails the cycle "
                         + "rather than holding it.")
                 .build());
+        keys.add(key("azure.cloud", ValueKind.CHOICE, "public", Set.of(SCALER))
+                .choices("public", "china", "usgov", "custom")
+                .describe("The Azure cloud of the scale sets: public, china (Azure operated by 21Vianet), usgov, or "
+                        + "custom (Azure Stack Hub or another sovereign cloud: set azure.resourceManagerEndpoint).")
+                .build());
+        keys.add(key("azure.resourceManagerEndpoint", ValueKind.STRING, null, Set.of(SCALER))
+                .describe("azure.cloud = custom: the Resource Manager endpoint, e.g. "
+                        + "https://management.local.azurestack.external/. Required for a custom cloud.")
+                .build());
+        keys.add(key("azure.resourceManagerAudience", ValueKind.STRING, null, Set.of(SCALER))
+                .defaultMeaning("azure.resourceManagerEndpoint")
+                .describe("azure.cloud = custom: the audience of the tokens Resource Manager accepts (Azure Stack Hub "
+                        + "shows it in its metadata endpoint).")
+                .build());
+        keys.add(key("azure.authorityHost", ValueKind.STRING, null, Set.of(SCALER))
+                .defaultMeaning("the cloud's own; for custom, https://login.microsoftonline.com/")
+                .describe("Microsoft Entra ID endpoint used to sign in (not used by managed identity).")
+                .build());
+        keys.add(key("azure.credential", ValueKind.CHOICE, "default", Set.of(SCALER))
+                .choices("default", "managedIdentity")
+                .describe("How the scaler signs in to Azure: default (DefaultAzureCredential: environment, "
+                        + "workload identity, the VM's managed identity, then the Azure CLI's login) or "
+                        + "managedIdentity (only the VM's managed identity). No secret is kept in any document or "
+                        + "log.")
+                .build());
+        keys.add(key("azure.managedIdentityClientId", ValueKind.STRING, null, Set.of(SCALER))
+                .defaultMeaning("the system-assigned identity, or AZURE_CLIENT_ID")
+                .describe("The client id of a user-assigned managed identity to sign in with.")
+                .build());
+        keys.add(key("azure.subscriptionId", ValueKind.STRING, null, Set.of(SCALER))
+                .describe("The subscription of every azure pool that does not name its own "
+                        + "(pool.<name>.azure.subscriptionId).")
+                .build());
+        keys.add(key("azure.operationTimeout", ValueKind.DURATION, "10m", Set.of(SCALER)).minimumMillis(1000)
+                .describe("How long the scaler waits for one start, stop, delete or resize operation to finish. "
+                        + "The operation goes on in Azure after that; the next listing shows what it did. Other "
+                        + "pools are not held up meanwhile.")
+                .build());
+        keys.add(key("azure.requestTimeout", ValueKind.DURATION, "60s", Set.of(SCALER)).minimumMillis(1000)
+                .describe("Bound on one HTTP request to Resource Manager; a request that runs longer is retried, "
+                        + "then fails the call.")
+                .build());
+        keys.add(key("azure.flexibleParallelism", ValueKind.INTEGER, "10", Set.of(SCALER)).minimum(1)
+                .describe("Flexible scale sets are started and deallocated one VM per request: how many requests "
+                        + "at once.")
+                .build());
         keys.add(key("log.level", ValueKind.CHOICE, "info", ALL)
                 .choices("error", "warn", "info", "debug", "trace")
                 .describe("How much the programs log. info logs one line per decision.")
@@ -160,18 +206,22 @@ public final class ConfigCatalog {
                 .build());
 
         keys.add(key("pool.<name>.provider", ValueKind.CHOICE, null, Set.of(SCALER)).requiredBy(SCALER)
-                .choices("command", "simulated")
-                .describe("How the pool's instances are started and stopped: command (configured commands, for "
-                        + "on-premises power control or test clusters) or simulated (an in-memory cloud, for trials).")
+                .choices("azure", "command", "simulated")
+                .describe("How the pool's instances are started and stopped: azure (an Azure Virtual Machine Scale "
+                        + "Set, Uniform or Flexible), command (configured commands, for on-premises power control or "
+                        + "test clusters) or simulated (an in-memory cloud, for trials).")
                 .build());
-        keys.add(key("pool.<name>.cpus", ValueKind.INTEGER, null, Set.of(SCALER)).minimum(1).requiredBy(SCALER)
+        keys.add(key("pool.<name>.cpus", ValueKind.INTEGER, null, Set.of(SCALER)).minimum(1)
+                .defaultMeaning("azure: the VM size's vCPUs; required for other providers")
                 .describe("CPUs of one instance, as the scheduler counts them (PBS ncpus, Slurm CPUs).")
                 .build());
         keys.add(key("pool.<name>.memoryMb", ValueKind.INTEGER, null, Set.of(SCALER)).minimum(1)
-                .requiredBy(SCALER)
+                .defaultMeaning("azure: the VM size's memory less 5% for the operating system; required for "
+                        + "other providers")
                 .describe("Memory of one instance available to jobs, in MiB, as the scheduler counts it.")
                 .build());
-        keys.add(key("pool.<name>.gpus", ValueKind.INTEGER, "0", Set.of(SCALER)).minimum(0)
+        keys.add(key("pool.<name>.gpus", ValueKind.INTEGER, null, Set.of(SCALER)).minimum(0)
+                .defaultMeaning("azure: the VM size's GPUs; 0 for other providers")
                 .describe("GPUs of one instance.")
                 .build());
         keys.add(key("pool.<name>.min", ValueKind.INTEGER, "0", Set.of(SCALER)).minimum(0)
@@ -225,6 +275,30 @@ public final class ConfigCatalog {
                 .build());
         keys.add(key("pool.<name>.simulated.bootDelay", ValueKind.DURATION, "3m", Set.of(SCALER)).minimumMillis(0)
                 .describe("simulated provider: how long an instance takes from start to running.")
+                .build());
+        keys.add(key("pool.<name>.azure.subscriptionId", ValueKind.STRING, null, Set.of(SCALER))
+                .defaultMeaning("azure.subscriptionId")
+                .describe("azure provider: the subscription of the pool's scale set.")
+                .build());
+        keys.add(key("pool.<name>.azure.resourceGroup", ValueKind.STRING, null, Set.of(SCALER))
+                .describe("azure provider: the resource group of the pool's scale set (PintaScaler's \"RG,VMSS\" "
+                        + "pair: RG here, VMSS in azure.scaleSet). Required for the azure provider.")
+                .build());
+        keys.add(key("pool.<name>.azure.scaleSet", ValueKind.STRING, null, Set.of(SCALER))
+                .describe("azure provider: the name of the pool's Virtual Machine Scale Set. Its orchestration mode "
+                        + "(Uniform or Flexible) and VM size are read from Azure. Required for the azure provider.")
+                .build());
+        keys.add(key("pool.<name>.azure.allowCreate", ValueKind.BOOLEAN, "false", Set.of(SCALER))
+                .describe("azure provider: true lets the scaler raise the scale set's capacity when no stopped "
+                        + "instance is left to start (up to max). Instances are only ever removed by deleting the "
+                        + "drained ones by id (stopAction = delete), never by lowering the capacity, which would "
+                        + "let Azure choose.")
+                .build());
+        keys.add(key("pool.<name>.azure.nodeName", ValueKind.STRING, "computerName", Set.of(SCALER))
+                .describe("azure provider: how an instance's scheduler node is named: computerName (the OS host "
+                        + "name; Uniform: the prefix and six base-36 digits, e.g. pinta007y000001), vmName, "
+                        + "tag:<tag name> (the instance's tag of that name), or a template using {computerName}, "
+                        + "{vmName} and {instanceId}, e.g. node-{instanceId}. Matched without case or domain.")
                 .build());
 
         keys.add(key("agent.slurm.squeue", ValueKind.STRING, "squeue", Set.of(SLURM_AGENT))

@@ -1,7 +1,9 @@
 package io.hpcscale.scaler.cloud;
 
 import io.hpcscale.scaler.pool.StopAction;
+import io.hpcscale.scaler.pool.VmShape;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * One pool's instances in a cloud or a machine room. Failures are {@link CloudException} subtypes the scaler acts
@@ -22,6 +24,14 @@ public interface CloudProvider {
     InstanceResults start(List<Instance> instances) throws CloudException, InterruptedException;
 
     InstanceResults stop(List<Instance> instances, StopAction action) throws CloudException, InterruptedException;
+
+    /**
+     * What one instance offers, read from the cloud (the VM size), for pools whose settings leave it out; empty when
+     * this provider cannot say.
+     */
+    default Optional<VmShape> vmShape() throws CloudException, InterruptedException {
+        return Optional.empty();
+    }
 
     /** Whether {@link #create} can add instances when no stopped one is left to start. */
     boolean canCreate();

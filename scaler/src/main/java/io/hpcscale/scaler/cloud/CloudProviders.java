@@ -5,9 +5,13 @@ import io.hpcscale.common.config.PoolSettings;
 import io.hpcscale.common.config.Settings;
 import io.hpcscale.common.exec.CommandLimits;
 import io.hpcscale.common.exec.CommandRunner;
+import io.hpcscale.scaler.cloud.azure.AzureClients;
+import io.hpcscale.scaler.cloud.azure.AzureProviders;
+import io.hpcscale.scaler.cloud.azure.AzureSettings;
 import io.hpcscale.scaler.pool.StopAction;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /** Makes each pool's provider from {@code pool.<name>.provider} and the provider's own settings. */
 public final class CloudProviders {
@@ -15,12 +19,21 @@ public final class CloudProviders {
     private final CommandRunner runner;
     private final SimulatedCloud simulatedCloud;
     private final CallGate gate;
+    private final Function<AzureSettings, AzureClients> azureClients;
+    private AzureProviders azure;
 
     public CloudProviders(Settings settings, CommandRunner runner, SimulatedCloud simulatedCloud, CallGate gate) {
+        this(settings, runner, simulatedCloud, gate, AzureClients::new);
+    }
+
+    /** @param azureClients makes the Azure clients from the azure.* settings (tests: trusting a local imitation) */
+    public CloudProviders(Settings settings, CommandRunner runner, SimulatedCloud simulatedCloud, CallGate gate,
+            Function<AzureSettings, AzureClients> azureClients) {
         this.settings = settings;
         this.runner = runner;
         this.simulatedCloud = simulatedCloud;
         this.gate = gate;
+        this.azureClients = azureClients;
     }
 
     /** @throws ConfigException naming every setting the pool's provider lacks or cannot use */
@@ -28,6 +41,7 @@ public final class CloudProviders {
         PoolSettings pool = settings.pool(name);
         String provider = pool.string("provider");
         return switch (provider) {
+            case "azure" -> azure().forPool(pool);
             case "command" -> command(pool);
             case "simulated" -> simulated(pool);
             default -> throw new ConfigException(pool.key("provider") + "=" + provider + " is not a provider");
@@ -58,6 +72,14 @@ public final class CloudProviders {
         } catch (IllegalArgumentException e) {
             throw new ConfigException(e.getMessage());
         }
+    }
+
+    /** The clients of every azure pool, made with the first (the azure.* settings are checked then). */
+    private synchronized AzureProviders azure() {
+        if (azure == null) {
+            azure = new AzureProviders(azureClients.apply(AzureSettings.from(settings)), gate);
+        }
+        return azure;
     }
 
     private CloudProvider simulated(PoolSettings pool) {

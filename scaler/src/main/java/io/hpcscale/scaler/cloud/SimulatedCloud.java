@@ -382,7 +382,8 @@ public final class SimulatedCloud {
             long active = set.vms.values().stream().filter(v -> v.state.active()).count();
             if (active + count > set.quota) {
                 throw new QuotaException("OperationNotAllowed: " + count + " more instances would exceed the quota "
-                        + "of " + set.quota + " for scale set " + set.pool + " (" + active + " active)");
+                        + "of " + set.quota + " for scale set " + set.pool + " (" + active + " active)",
+                        (int) Math.max(0, set.quota - active));
             }
         }
     }

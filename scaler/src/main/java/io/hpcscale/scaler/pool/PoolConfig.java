@@ -6,12 +6,16 @@ import java.util.Objects;
 /**
  * One pool's scaling settings.
  *
+ * @param shapeSettings             the VM shape as the settings give it, parts left out being read from the provider
+ * @param shape                     what one instance offers to jobs; null until read from the provider, when the
+ *                                  settings do not give all of it ({@link #withShapeFromProvider})
  * @param bootFailuresBeforeBackoff failed boots in a row that put the pool in backoff
  * @param capacityBackoff           how long the pool starts nothing after a capacity or quota error
  * @param slurmPowerSaving          start and stop what Slurm's power saving asks for, and plan nothing itself
  */
 public record PoolConfig(
         String name,
+        ShapeSettings shapeSettings,
         VmShape shape,
         int min,
         int max,
@@ -25,20 +29,24 @@ public record PoolConfig(
         Duration capacityBackoff,
         boolean slurmPowerSaving) {
 
-    /** A pool the scaler plans itself, from demand and idleness. */
-    public PoolConfig(String name, VmShape shape, int min, int max, Duration idleTimeout, Duration bootTimeout,
-            boolean countHeldJobs, StopAction stopAction, int maxStartPerCycle, int maxStopPerCycle,
-            int bootFailuresBeforeBackoff, Duration capacityBackoff) {
-        this(name, shape, min, max, idleTimeout, bootTimeout, countHeldJobs, stopAction, maxStartPerCycle,
-                maxStopPerCycle, bootFailuresBeforeBackoff, capacityBackoff, false);
-    }
-
     public PoolConfig {
         Objects.requireNonNull(name, "name");
-        Objects.requireNonNull(shape, "shape");
+        Objects.requireNonNull(shapeSettings, "shapeSettings");
         if (min < 0 || max < min) {
             throw new IllegalArgumentException("pool " + name + ": need 0 <= min <= max, have min " + min
                     + " and max " + max);
         }
+    }
+
+    /** The shape is known: given by the settings or read from the provider. */
+    public boolean shapeKnown() {
+        return shape != null;
+    }
+
+    /** These settings with the provider's shape under the parts the settings give. */
+    public PoolConfig withShapeFromProvider(VmShape fromProvider) {
+        return new PoolConfig(name, shapeSettings, shapeSettings.over(fromProvider), min, max, idleTimeout,
+                bootTimeout, countHeldJobs, stopAction, maxStartPerCycle, maxStopPerCycle, bootFailuresBeforeBackoff,
+                capacityBackoff, slurmPowerSaving);
     }
 }

@@ -10,9 +10,12 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /** The pools of the scaler's configuration, with the checks that span several keys. */
 public final class PoolConfigs {
+    private static final Set<String> PROVIDERS_READING_SHAPES = Set.of("azure");
+
     private PoolConfigs() {
     }
 
@@ -40,8 +43,8 @@ public final class PoolConfigs {
     /** @throws ConfigException when no pool is configured or a pool's settings contradict each other */
     public static Map<String, PoolConfig> fromSettings(Settings settings) {
         if (settings.poolNames().isEmpty()) {
-            throw new ConfigException("no pools are configured: add pool.<name>.provider, .cpus, .memoryMb and .max "
-                    + "for each scale set hpcscale should scale (see config.example.properties)");
+            throw new ConfigException("no pools are configured: add pool.<name>.provider and .max (and its provider's "
+                    + "settings) for each scale set hpcscale should scale (see config.example.properties)");
         }
         Map<String, PoolConfig> pools = new LinkedHashMap<>();
         List<String> problems = new ArrayList<>();
@@ -54,8 +57,16 @@ public final class PoolConfigs {
                         + ": min must not exceed max");
                 continue;
             }
-            pools.put(name, new PoolConfig(name,
-                    new VmShape(pool.intValue("cpus"), pool.integer("memoryMb"), pool.intValue("gpus")),
+            ShapeSettings shape = new ShapeSettings(pool.optionalInteger("cpus").map(Long::intValue).orElse(null),
+                    pool.optionalInteger("memoryMb").orElse(null),
+                    pool.optionalInteger("gpus").map(Long::intValue).orElse(null));
+            if (shape.complete().isEmpty() && !PROVIDERS_READING_SHAPES.contains(pool.string("provider"))) {
+                problems.add(pool.key("cpus") + " and " + pool.key("memoryMb") + " are required for "
+                        + pool.key("provider") + " = " + pool.string("provider") + ": only the azure provider reads "
+                        + "them from the VM size");
+                continue;
+            }
+            pools.put(name, new PoolConfig(name, shape, shape.complete().orElse(null),
                     min, max,
                     pool.duration("idleTimeout"), pool.duration("bootTimeout"), pool.bool("countHeldJobs"),
                     StopAction.fromSetting(pool.string("stopAction")), pool.intValue("maxStartPerCycle"),

@@ -29,6 +29,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -256,6 +257,12 @@ final class Actuation {
                 event(stop.event(), List.of(instance.id()), stop.reason() + how, Outcome.failed(failure.getMessage()));
                 continue;
             }
+            String unfinished = results.unfinished().get(instance);
+            if (unfinished != null) {
+                // The intent stays pending: the next cycle records the stop once the listing shows it stopped.
+                event(stop.event(), List.of(instance.id()), stop.reason() + how, Outcome.unfinished(unfinished));
+                continue;
+            }
             state = state.withInstance(instance.id(), record(state, instance).stopped(now, stop.kind(),
                     stop.reason()));
             if (stop.kind() == StopKind.BOOT_FAILURE) {
@@ -269,11 +276,13 @@ final class Actuation {
     }
 
     /**
-     * Starts the planned instances. A quota refusal of several is tried again with half as many, until one fits or
-     * one is refused too; capacity and quota refusals put the pool in backoff.
+     * Starts the planned instances. A quota refusal of several is tried once more with as many as the quota has room
+     * for, when the cloud says how many that is, else with half as many until one fits or one is refused too; capacity
+     * and quota refusals put the pool in backoff.
      */
     private void start() throws InterruptedException {
         List<Plan.Start> attempt = plan.starts();
+        boolean triedWhatFits = false;
         while (!attempt.isEmpty()) {
             if (throttled || !context.gate().open()) {
                 settle(attempt.stream().map(Plan.Start::instance).toList());
@@ -297,7 +306,13 @@ final class Actuation {
                     failed.add(start);
                 } else {
                     started(start);
-                    started.add(start.instance().id());
+                    String unfinished = results.unfinished().get(start.instance());
+                    if (unfinished != null) {
+                        event(EventKind.START, List.of(start.instance().id()), start.reason(),
+                                Outcome.unfinished(unfinished));
+                    } else {
+                        started.add(start.instance().id());
+                    }
                 }
             }
             if (!started.isEmpty()) {
@@ -306,14 +321,19 @@ final class Actuation {
             Map<Instance, CloudException> failures = results.failed();
             boolean allQuota = !failed.isEmpty() && failed.stream()
                     .allMatch(f -> failures.get(f.instance()) instanceof QuotaException);
-            if (allQuota && failed.size() > 1) {
-                List<Plan.Start> smaller = failed.subList(0, failed.size() / 2);
-                List<Plan.Start> dropped = failed.subList(failed.size() / 2, failed.size());
+            OptionalInt room = allQuota ? roomLeft(failed, failures) : OptionalInt.empty();
+            int fit = !allQuota || triedWhatFits ? 0
+                    : room.isPresent() ? (room.getAsInt() < failed.size() ? room.getAsInt() : 0)
+                    : failed.size() / 2;
+            if (fit > 0) {
+                List<Plan.Start> smaller = failed.subList(0, fit);
+                List<Plan.Start> dropped = failed.subList(fit, failed.size());
                 settle(dropped.stream().map(Plan.Start::instance).toList());
                 event(EventKind.START, dropped.stream().map(s -> s.instance().id()).toList(),
-                        dropped.get(0).reason(), Outcome.failed("quota; retrying with " + smaller.size()
-                                + " instances"));
+                        dropped.get(0).reason(), Outcome.failed("quota; retrying with " + (room.isPresent()
+                                ? "the " + smaller.size() + " that fit" : smaller.size() + " instances")));
                 attempt = new ArrayList<>(smaller);
+                triedWhatFits = room.isPresent();
                 continue;
             }
             for (Plan.Start start : failed) {
@@ -326,6 +346,12 @@ final class Actuation {
             }
             return;
         }
+    }
+
+    /** The instances the quota still has room for, when the cloud said so. */
+    private static OptionalInt roomLeft(List<Plan.Start> refused, Map<Instance, CloudException> failures) {
+        return refused.stream().map(f -> ((QuotaException) failures.get(f.instance())).instancesThatFit())
+                .filter(OptionalInt::isPresent).mapToInt(OptionalInt::getAsInt).min();
     }
 
     private void started(Plan.Start start) {

@@ -4,14 +4,17 @@ import java.util.Objects;
 
 /**
  * How an action or refusal ended, as recorded in events: {@code ok}, {@code dry-run}, {@code refused},
- * {@code refused: <why>} (a re-check just before the call said no), or {@code failed: <why>}.
+ * {@code refused: <why>} (a re-check just before the call said no), {@code failed: <why>}, or
+ * {@code unfinished: <why>} (the cloud accepted the call, and the scaler stopped waiting for it to end).
  */
 public record Outcome(Type type, String detail) {
     public enum Type {
         OK("ok"),
         DRY_RUN("dry-run"),
         REFUSED("refused"),
-        FAILED("failed");
+        FAILED("failed"),
+        /** Accepted by the cloud but not ended when the scaler stopped waiting; the next listing settles it. */
+        UNFINISHED("unfinished");
 
         private final String wireName;
 
@@ -30,6 +33,10 @@ public record Outcome(Type type, String detail) {
 
     public static Outcome failed(String why) {
         return new Outcome(Type.FAILED, why);
+    }
+
+    public static Outcome unfinished(String why) {
+        return new Outcome(Type.UNFINISHED, why);
     }
 
     public static Outcome refused(String why) {

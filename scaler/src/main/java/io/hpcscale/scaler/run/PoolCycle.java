@@ -32,6 +32,11 @@ final class PoolCycle {
     }
 
     PoolOutcome run() throws InterruptedException {
+        String shapeProblem = pool.shapeProblem();
+        if (shapeProblem != null) {
+            return new PoolOutcome(pool.name(), null, List.of(), shapeProblem);
+        }
+        pool.warnOnceIfNodesDiffer(view.vmsOf(pool.name()));
         ScalerStateStore.Loaded loaded;
         try {
             loaded = context.states().read(pool.name());

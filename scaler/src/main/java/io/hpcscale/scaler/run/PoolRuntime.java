@@ -1,11 +1,93 @@
 package io.hpcscale.scaler.run;
 
+import io.hpcscale.common.model.VmDocument;
+import io.hpcscale.scaler.cloud.CloudException;
 import io.hpcscale.scaler.cloud.CloudProvider;
 import io.hpcscale.scaler.pool.PoolConfig;
+import io.hpcscale.scaler.pool.VmShape;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-/** A pool as the scaler runs it: its settings and its provider. What it remembers lives in the store. */
-public record PoolRuntime(PoolConfig config, CloudProvider provider) {
+/**
+ * A pool as the scaler runs it: its settings and its provider. What it remembers lives in the store; what it reads
+ * once per process (a VM size left out of the settings) lives here.
+ */
+public final class PoolRuntime {
+    private static final Logger LOG = LoggerFactory.getLogger(PoolRuntime.class);
+
+    private final CloudProvider provider;
+    private volatile PoolConfig config;
+    private volatile boolean shapeChecked;
+
+    public PoolRuntime(PoolConfig config, CloudProvider provider) {
+        this.config = config;
+        this.provider = provider;
+    }
+
     public String name() {
         return config.name();
+    }
+
+    /** The pool's settings; its shape is null until {@link #shapeProblem()} has returned null once. */
+    public PoolConfig config() {
+        return config;
+    }
+
+    public CloudProvider provider() {
+        return provider;
+    }
+
+    /**
+     * Reads the VM shape from the provider if the settings leave part of it out and it has not been read yet.
+     *
+     * @return null once the shape is known, else why the pool cannot be planned this cycle
+     */
+    public String shapeProblem() throws InterruptedException {
+        if (config.shapeKnown()) {
+            return null;
+        }
+        try {
+            Optional<VmShape> shape = provider.vmShape();
+            if (shape.isEmpty()) {
+                return "its VM shape is not configured and " + provider.describe() + " cannot read it: set pool."
+                        + name() + ".cpus and .memoryMb";
+            }
+            config = config.withShapeFromProvider(shape.get());
+            LOG.info("pool {}: one instance offers {} CPUs, {} MiB and {} GPUs (from the VM size, settings "
+                    + "applied over it)", name(), config.shape().cpus(), config.shape().memoryMb(),
+                    config.shape().gpus());
+            return null;
+        } catch (CloudException e) {
+            return "its VM shape cannot be read from the VM size (" + e.getMessage() + "); set pool." + name()
+                    + ".cpus and .memoryMb to plan without it";
+        }
+    }
+
+    /**
+     * Warns, once per process, when the scheduler reports the pool's nodes with fewer CPUs or less memory than the
+     * shape the scaler plans new nodes with: jobs it thinks fit a new node would then never start on one.
+     */
+    public void warnOnceIfNodesDiffer(List<VmDocument> vms) {
+        if (shapeChecked || !config.shapeKnown()) {
+            return;
+        }
+        VmShape shape = config.shape();
+        for (VmDocument vm : vms) {
+            boolean fewerCpus = vm.cpusTotal() > 0 && vm.cpusTotal() < shape.cpus();
+            boolean lessMemory = vm.memoryMb() > 0 && vm.memoryMb() < shape.memoryMb();
+            boolean fewerGpus = vm.gpus() > 0 && vm.gpus() < shape.gpus();
+            if (fewerCpus || lessMemory || fewerGpus) {
+                LOG.warn("pool {}: the scheduler reports node {} with {} CPUs, {} MiB and {} GPUs, less than the {} "
+                        + "CPUs, {} MiB and {} GPUs new nodes are planned with; a job sized between the two would "
+                        + "start nodes it cannot run on. Set pool.{}.cpus, .memoryMb and .gpus to what the "
+                        + "scheduler reports", name(), vm.name(), vm.cpusTotal(), vm.memoryMb(), vm.gpus(),
+                        shape.cpus(), shape.memoryMb(), shape.gpus(), name());
+                shapeChecked = true;
+                return;
+            }
+        }
+        shapeChecked = !vms.isEmpty();
     }
 }

@@ -55,8 +55,13 @@ class ScalerCliTest {
         Run missing = run("once", "--config", file.toString());
         assertEquals(2, missing.exitCode());
         assertTrue(missing.err().contains("pool.rack.provider is required by hpcscale-scaler")
-                && missing.err().contains("pool.gpu.max is required") && missing.err().contains("pool.gpu.cpus"),
-                missing.err());
+                && missing.err().contains("pool.gpu.max is required"), missing.err());
+
+        file = config("store.sqlite.path = " + dir.resolve("db"), "pool.gpu.provider = simulated", "pool.gpu.max = 2");
+        Run shapeless = run("once", "--config", file.toString());
+        assertEquals(2, shapeless.exitCode());
+        assertTrue(shapeless.err().contains("pool.gpu.cpus and pool.gpu.memoryMb are required for pool.gpu.provider"
+                + " = simulated"), shapeless.err());
 
         file = config("store.sqlite.path = " + dir.resolve("db"), "pool.rack.provider = command", "pool.rack.max = 4",
                 "pool.rack.min = 5", "pool.rack.cpus = 16", "pool.rack.memoryMb = 65536");

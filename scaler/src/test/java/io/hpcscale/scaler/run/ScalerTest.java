@@ -131,7 +131,21 @@ class ScalerTest {
         scaler.runOnce(clock.instant());
         assertEquals(2, active("a"));
         assertTrue(eventsOf(EventKind.START).stream()
-                .anyMatch(e -> e.outcome().wire().startsWith("failed: quota; retrying with 2")));
+                .anyMatch(e -> e.outcome().wire().startsWith("failed: quota; retrying with the 2 that fit")));
+    }
+
+    @Test
+    void aQuotaRefusalThatDoesNotSayWhatFitsIsRetriedWithHalf() throws Exception {
+        Scaler scaler = scaler(memory, false, pool("a", 6));
+        cloud.failStarts("a", 1, true);
+        agentReported("a");
+        for (int i = 0; i < 4; i++) {
+            queued("a", "j" + i, 16);
+        }
+        scaler.runOnce(clock.instant());
+        assertEquals(2, active("a"));
+        assertTrue(eventsOf(EventKind.START).stream()
+                .anyMatch(e -> e.outcome().wire().equals("failed: quota; retrying with 2 instances")));
     }
 
     @Test

@@ -1,0 +1,85 @@
+package io.hpcscale.scaler.cloud.azure;
+
+import com.azure.core.credential.TokenCredential;
+import com.azure.core.http.HttpClient;
+import com.azure.core.http.jdk.httpclient.JdkHttpClientBuilder;
+import com.azure.core.http.policy.RetryPolicy;
+import com.azure.core.management.profile.AzureProfile;
+import com.azure.identity.DefaultAzureCredentialBuilder;
+import com.azure.identity.ManagedIdentityCredentialBuilder;
+import com.azure.resourcemanager.authorization.AuthorizationManager;
+import com.azure.resourcemanager.compute.ComputeManager;
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import javax.net.ssl.SSLContext;
+
+/**
+ * The management SDK's clients, one set per subscription, sharing one HTTP client and one credential (so one
+ * token, refreshed by the SDK). The JDK HTTP client: the scaler needs no other, and it trusts what the JVM trusts
+ * (a proxy or private CA comes through JAVA_OPTS, as for any JVM). Nothing is logged of requests, so no token or
+ * header reaches a log.
+ */
+public final class AzureClients {
+    private final AzureSettings settings;
+    private final HttpClient http;
+    private final TokenCredential credential;
+    private final Map<String, ComputeManager> compute = new ConcurrentHashMap<>();
+    private final Map<String, AuthorizationManager> authorization = new ConcurrentHashMap<>();
+
+    /** Clients that trust what the JVM trusts: what the scaler runs with. */
+    public AzureClients(AzureSettings settings) {
+        this(settings, null);
+    }
+
+    /** @param trust the TLS context to use instead of the JVM's default (tests against a local imitation) */
+    public AzureClients(AzureSettings settings, SSLContext trust) {
+        this.settings = settings;
+        java.net.http.HttpClient.Builder jdk = java.net.http.HttpClient.newBuilder()
+                .connectTimeout(Duration.ofSeconds(30));
+        if (trust != null) {
+            jdk.sslContext(trust);
+        }
+        this.http = new JdkHttpClientBuilder(jdk).responseTimeout(settings.requestTimeout()).build();
+        this.credential = credential(settings, http);
+    }
+
+    private static TokenCredential credential(AzureSettings settings, HttpClient http) {
+        if (settings.credential() == AzureSettings.CredentialKind.MANAGED_IDENTITY) {
+            ManagedIdentityCredentialBuilder builder = new ManagedIdentityCredentialBuilder().httpClient(http);
+            if (settings.managedIdentityClientId() != null) {
+                builder.clientId(settings.managedIdentityClientId());
+            }
+            return builder.build();
+        }
+        DefaultAzureCredentialBuilder builder = new DefaultAzureCredentialBuilder().httpClient(http)
+                .authorityHost(settings.authorityHost());
+        if (settings.managedIdentityClientId() != null) {
+            builder.managedIdentityClientId(settings.managedIdentityClientId());
+        }
+        return builder.build();
+    }
+
+    public AzureSettings settings() {
+        return settings;
+    }
+
+    ComputeManager compute(String subscriptionId) {
+        return compute.computeIfAbsent(subscriptionId, id -> ComputeManager.configure().withHttpClient(http)
+                .withRetryPolicy(retryPolicy()).authenticate(credential, profile(id)));
+    }
+
+    AuthorizationManager authorization(String subscriptionId) {
+        return authorization.computeIfAbsent(subscriptionId, id -> AuthorizationManager.configure()
+                .withHttpClient(http).withRetryPolicy(retryPolicy()).authenticate(credential, profile(id)));
+    }
+
+    private AzureProfile profile(String subscriptionId) {
+        return new AzureProfile(null, subscriptionId, settings.environment());
+    }
+
+    private static RetryPolicy retryPolicy() {
+        return new RetryPolicy(new ArmRetryStrategy(), "Retry-After", ChronoUnit.SECONDS);
+    }
+}

@@ -1,0 +1,26 @@
+package io.hpcscale.scaler.cloud.azure;
+
+import io.hpcscale.common.config.PoolSettings;
+import io.hpcscale.scaler.cloud.CallGate;
+import io.hpcscale.scaler.cloud.CloudProvider;
+
+/**
+ * Makes the providers of azure pools; they share one set of clients (one credential, one token, one HTTP client)
+ * and one catalog of VM sizes.
+ */
+public final class AzureProviders {
+    private final AzureClients clients;
+    private final VmSizeCatalog sizes;
+    private final CallGate gate;
+
+    public AzureProviders(AzureClients clients, CallGate gate) {
+        this.clients = clients;
+        this.sizes = new VmSizeCatalog(clients);
+        this.gate = gate;
+    }
+
+    /** @throws io.hpcscale.common.config.ConfigException naming every setting the pool lacks or cannot use */
+    public CloudProvider forPool(PoolSettings pool) {
+        return new AzureScaleSetProvider(clients, sizes, AzurePoolSettings.from(pool, clients.settings()), gate);
+    }
+}

@@ -1,0 +1,255 @@
+package io.hpcscale.scaler.cloud.azure;
+
+import com.azure.core.util.Context;
+import com.azure.core.util.polling.SyncPoller;
+import com.azure.resourcemanager.compute.models.Sku;
+import com.azure.resourcemanager.compute.models.VirtualMachineScaleSetUpdate;
+import io.hpcscale.scaler.cloud.CallGate;
+import io.hpcscale.scaler.cloud.CloudException;
+import io.hpcscale.scaler.cloud.CloudProvider;
+import io.hpcscale.scaler.cloud.CreateResult;
+import io.hpcscale.scaler.cloud.Instance;
+import io.hpcscale.scaler.cloud.InstanceResults;
+import io.hpcscale.scaler.cloud.PowerState;
+import io.hpcscale.scaler.pool.StopAction;
+import io.hpcscale.scaler.pool.VmShape;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * One pool's Azure Virtual Machine Scale Set, Uniform or Flexible (read from the scale set on first use). An
+ * instance's id is its VM name ({@code vmss_3}, {@code vmss_1a2b3c4d}), unique and what the portal shows; its node
+ * is named by {@link NodeNaming}.
+ *
+ * <p>Requests per cycle: one paged listing with power states; one call per action for Uniform (every instance id in
+ * it), one per VM for Flexible starts and stops; a batch that fails is read back with one more listing, so that what
+ * did change is recorded as done.
+ */
+public final class AzureScaleSetProvider implements CloudProvider {
+    private final AzureClients clients;
+    private final VmSizeCatalog sizes;
+    private final AzurePoolSettings pool;
+    private final LongOperations operations;
+    private final CallGate gate;
+    private final Map<String, AzureVm> lastListing = new ConcurrentHashMap<>();
+    private volatile ScaleSetModel model;
+    private volatile ScaleSetDriver driver;
+
+    AzureScaleSetProvider(AzureClients clients, VmSizeCatalog sizes, AzurePoolSettings pool, CallGate gate) {
+        this.clients = clients;
+        this.sizes = sizes;
+        this.pool = pool;
+        this.gate = gate;
+        this.operations = new LongOperations(clients.settings().operationTimeout(), gate);
+    }
+
+    @Override
+    public List<Instance> list() throws CloudException, InterruptedException {
+        ScaleSetDriver d = driver();
+        List<AzureVm> vms;
+        try {
+            vms = d.list();
+        } catch (RuntimeException e) {
+            throw ArmErrors.map("list the instances of " + pool.describe(), e, 0);
+        }
+        lastListing.clear();
+        List<Instance> instances = new ArrayList<>(vms.size());
+        for (AzureVm vm : vms) {
+            lastListing.put(vm.vmName(), vm);
+            instances.add(new Instance(vm.vmName(), pool.nodeNaming().nodeName(vm), vm.state()));
+        }
+        return instances;
+    }
+
+    @Override
+    public InstanceResults start(List<Instance> instances) throws CloudException, InterruptedException {
+        return power(PowerCall.START, instances);
+    }
+
+    @Override
+    public InstanceResults stop(List<Instance> instances, StopAction action)
+            throws CloudException, InterruptedException {
+        return power(PowerCall.of(action), instances);
+    }
+
+    private InstanceResults power(PowerCall call, List<Instance> instances)
+            throws CloudException, InterruptedException {
+        if (instances.isEmpty()) {
+            return InstanceResults.allDone(List.of());
+        }
+        ScaleSetDriver d = driver();
+        List<AzureVm> vms = instances.stream().map(this::vmOf).toList();
+        CallOutcomes outcomes = new CallOutcomes();
+        d.call(call, vms, outcomes);
+        if (outcomes.anyFailed() && instances.size() > 1) {
+            readBack(d, call, outcomes);
+        }
+        String asked = call.verb() + " " + (instances.size() == 1 ? "instance " + instances.get(0).id()
+                : instances.size() + " instances") + " of " + pool.describe();
+        int cores = model == null ? 0 : sizes.knownVcpus(pool.subscriptionId(), model.location(), model.vmSize());
+        InstanceResults.Builder results = new InstanceResults.Builder();
+        Map<RuntimeException, CloudException> mapped = new HashMap<>();
+        for (Instance instance : instances) {
+            RuntimeException failure = outcomes.failure(instance.id());
+            String unfinished = outcomes.unfinishedBecause(instance.id());
+            if (failure != null) {
+                results.failed(instance, mapped.computeIfAbsent(failure, f -> ArmErrors.map(asked, f, cores)));
+            } else if (unfinished != null) {
+                results.unfinished(instance, unfinished);
+            } else {
+                results.done(instance);
+            }
+        }
+        return results.build();
+    }
+
+    /**
+     * After a batch failed, one listing shows which of its instances it did reach (a start that ran out of capacity
+     * part way has still started some): those are done, and must be recorded as such.
+     */
+    private void readBack(ScaleSetDriver d, PowerCall call, CallOutcomes outcomes) {
+        Map<String, PowerState> now = new HashMap<>();
+        try {
+            d.list().forEach(vm -> now.put(vm.vmName(), vm.state()));
+        } catch (RuntimeException e) {
+            return;
+        }
+        for (String vmName : outcomes.failures().keySet()) {
+            if (!(outcomes.failure(vmName) instanceof FlexibleDriver.NotCalled) && call.tookEffect(now.get(vmName))) {
+                outcomes.done(vmName);
+            }
+        }
+    }
+
+    @Override
+    public boolean canCreate() {
+        return pool.allowCreate();
+    }
+
+    /**
+     * Raises the scale set's capacity with the smallest PATCH there is, {@code {"sku":{"capacity":n}}}, from the
+     * capacity read just before, and lists again to find the instances it added (the cycle's listing says which
+     * were there before).
+     */
+    @Override
+    public CreateResult create(int count) throws CloudException, InterruptedException {
+        if (!pool.allowCreate()) {
+            throw new CloudException("pool " + pool.pool() + " may not create instances: set pool." + pool.pool()
+                    + ".azure.allowCreate = true to let it grow " + pool.describe());
+        }
+        ScaleSetModel fresh = readModel();
+        Set<String> before = new HashSet<>(lastListing.keySet());
+        if (before.isEmpty()) {
+            list().forEach(instance -> before.add(instance.id()));
+        }
+        String asked = "add " + count + " instances to " + pool.describe() + " (capacity " + fresh.capacity()
+                + " to " + (fresh.capacity() + count) + ")";
+        CloudException failure = null;
+        try {
+            SyncPoller<?, ?> poller = clients.compute(pool.subscriptionId()).serviceClient()
+                    .getVirtualMachineScaleSets().beginUpdate(pool.resourceGroup(), pool.scaleSet(),
+                            new VirtualMachineScaleSetUpdate().withSku(new Sku().withCapacity(
+                                    (long) fresh.capacity() + count)), null, null, Context.NONE);
+            String unfinished = operations.await(poller);
+            if (unfinished != null) {
+                failure = new CloudException("cannot yet tell what came of: " + asked + ": " + unfinished);
+            }
+        } catch (RuntimeException e) {
+            failure = ArmErrors.map(asked, e, sizes.knownVcpus(pool.subscriptionId(), fresh.location(),
+                    fresh.vmSize()));
+        }
+        List<Instance> created = new ArrayList<>();
+        try {
+            for (Instance instance : list()) {
+                if (!before.contains(instance.id())) {
+                    created.add(instance);
+                }
+            }
+        } catch (CloudException e) {
+            if (failure == null) {
+                failure = new CloudException("added instances to " + pool.describe() + " but cannot list them: "
+                        + e.getMessage() + "; the next listing finds them");
+            }
+        }
+        return new CreateResult(created, failure);
+    }
+
+    @Override
+    public Optional<VmShape> vmShape() throws CloudException, InterruptedException {
+        ScaleSetModel m = model();
+        if (m.vmSize() == null || m.location() == null) {
+            throw new CloudException(pool.describe() + " shows no VM size or location");
+        }
+        try {
+            return Optional.of(sizes.size(pool.subscriptionId(), m.location(), m.vmSize())
+                    .orElseThrow(() -> new CloudException("VM size " + m.vmSize() + " of " + pool.describe()
+                            + " is not among the resource SKUs of region " + m.location() + " for this subscription"))
+                    .shape());
+        } catch (RuntimeException e) {
+            throw ArmErrors.map("read the VM sizes of region " + m.location(), e, 0);
+        }
+    }
+
+    @Override
+    public String account() {
+        return "azure:" + pool.subscriptionId();
+    }
+
+    @Override
+    public String describe() {
+        ScaleSetModel m = model;
+        return (m == null ? "" : m.mode() + " ") + pool.describe();
+    }
+
+    /** Whether the scale set runs Spot instances, which Azure may take back at any time; false until first read. */
+    public boolean spot() {
+        ScaleSetModel m = model;
+        return m != null && m.spot();
+    }
+
+    private AzureVm vmOf(Instance instance) {
+        AzureVm known = lastListing.get(instance.id());
+        if (known != null) {
+            return known;
+        }
+        int underscore = instance.id().lastIndexOf('_');
+        String instanceId = model != null && !model.flexible() && underscore >= 0
+                ? instance.id().substring(underscore + 1) : instance.id();
+        return new AzureVm(instance.id(), instanceId, null, Map.of(), null, null);
+    }
+
+    private ScaleSetDriver driver() throws CloudException {
+        ScaleSetDriver d = driver;
+        if (d == null) {
+            ScaleSetModel m = model();
+            d = m.flexible()
+                    ? new FlexibleDriver(clients, pool, operations, m.id(), clients.settings().flexibleParallelism(),
+                            gate)
+                    : new UniformDriver(clients, pool, operations);
+            driver = d;
+        }
+        return d;
+    }
+
+    private ScaleSetModel model() throws CloudException {
+        ScaleSetModel m = model;
+        return m != null ? m : readModel();
+    }
+
+    private ScaleSetModel readModel() throws CloudException {
+        try {
+            ScaleSetModel m = ScaleSetModel.of(clients.compute(pool.subscriptionId()).serviceClient()
+                    .getVirtualMachineScaleSets().getByResourceGroup(pool.resourceGroup(), pool.scaleSet()));
+            model = m;
+            return m;
+        } catch (RuntimeException e) {
+            throw ArmErrors.map("read " + pool.describe(), e, 0);
+        }
+    }
+}
