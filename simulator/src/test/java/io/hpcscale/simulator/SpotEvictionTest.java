@@ -5,6 +5,7 @@ import static io.hpcscale.simulator.Clusters.pool;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hpcscale.common.model.StopKind;
 import io.hpcscale.scaler.cloud.Instance;
 import io.hpcscale.scaler.cloud.PowerState;
 import java.time.Duration;
@@ -37,5 +38,8 @@ class SpotEvictionTest {
         assertEquals(1, cluster.scheduler().runningJobs(), "running again on a restarted instance");
         assertEquals(1, cluster.scheduler().evictedJobs());
         assertTrue(cluster.scheduler().violations().isEmpty());
+        assertEquals(1, cluster.scalerState("p").evictions(), "the scaler counted the eviction once");
+        assertEquals(StopKind.EVICTED, cluster.scalerState("p").instance(victim.id()).orElseThrow().stopKind(),
+                "its record says why it stopped until it was started again");
     }
 }

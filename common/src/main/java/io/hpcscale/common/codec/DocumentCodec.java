@@ -310,6 +310,7 @@ public final class DocumentCodec {
         putInstant(json, Fields.BACKOFF_UNTIL, state.backoffUntil());
         json.put(Fields.BACKOFF_REASON, state.backoffReason());
         putInstant(json, Fields.THROTTLED_UNTIL, state.throttledUntil());
+        json.put(Fields.EVICTIONS, state.evictions());
         if (state.pendingCreate() == null) {
             json.putNull(Fields.PENDING_CREATE);
         } else {
@@ -381,7 +382,7 @@ public final class DocumentCodec {
         return new ScalerStateDocument(fields.requiredText(Fields.POOL_NAME), instances,
                 fields.intNumber(Fields.CONSECUTIVE_BOOT_FAILURES, 0), fields.instant(Fields.BACKOFF_UNTIL),
                 fields.optionalText(Fields.BACKOFF_REASON), fields.instant(Fields.THROTTLED_UNTIL), pendingCreate,
-                lastAction);
+                lastAction, fields.number(Fields.EVICTIONS, 0));
     }
 
     private static InstanceRecord decodeInstanceRecord(FieldReader state, String id, JsonNode json) {

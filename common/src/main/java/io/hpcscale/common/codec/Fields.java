@@ -60,6 +60,7 @@ final class Fields {
     static final String BACKOFF_UNTIL = "BackoffUntil";
     static final String BACKOFF_REASON = "BackoffReason";
     static final String THROTTLED_UNTIL = "ThrottledUntil";
+    static final String EVICTIONS = "Evictions";
     static final String PENDING_CREATE = "PendingCreate";
     static final String LAST_ACTION = "LastAction";
     static final String STARTED_AT = "StartedAt";

@@ -52,6 +52,11 @@ public record InstanceRecord(
         return booting ? startedAt : null;
     }
 
+    /** Last known running (or starting): started or found active after its last stop, with no action pending. */
+    public boolean running() {
+        return pending == null && startedAt != null && (stoppedAt == null || stoppedAt.isBefore(startedAt));
+    }
+
     public InstanceRecord started(Instant at, String reason) {
         return new InstanceRecord(at, reason, true, stoppedAt, stopKind, stopReason, null);
     }

@@ -21,6 +21,7 @@ import java.util.TreeMap;
  * @param throttledUntil          the pool's cloud asked not to be called before this, or null
  * @param pendingCreate           instances asked of the cloud whose creation is not confirmed yet, or null
  * @param lastAction              the most recent action, or null
+ * @param evictions               instances the cloud took back (Spot evictions) since the pool was first scaled
  */
 public record ScalerStateDocument(
         String poolName,
@@ -30,7 +31,8 @@ public record ScalerStateDocument(
         String backoffReason,
         Instant throttledUntil,
         PendingCreate pendingCreate,
-        LastAction lastAction) implements ClusterLoadDocument {
+        LastAction lastAction,
+        long evictions) implements ClusterLoadDocument {
 
     /** A create written down before the call: instances found active that no record explains are attributed to it. */
     public record PendingCreate(int count, Instant at, String reason) {
@@ -42,7 +44,7 @@ public record ScalerStateDocument(
     }
 
     public static ScalerStateDocument empty(String poolName) {
-        return new ScalerStateDocument(poolName, new TreeMap<>(), 0, null, null, null, null, null);
+        return new ScalerStateDocument(poolName, new TreeMap<>(), 0, null, null, null, null, null, 0);
     }
 
     public static String idFor(String poolName) {
@@ -81,20 +83,20 @@ public record ScalerStateDocument(
         SortedMap<String, InstanceRecord> changed = new TreeMap<>(instances);
         changed.put(instanceId, record);
         return new ScalerStateDocument(poolName, changed, consecutiveBootFailures, backoffUntil, backoffReason,
-                throttledUntil, pendingCreate, lastAction);
+                throttledUntil, pendingCreate, lastAction, evictions);
     }
 
     /** All instance records at once: one copy, where a record at a time would copy the map each time. */
     public ScalerStateDocument withInstances(SortedMap<String, InstanceRecord> records) {
         return new ScalerStateDocument(poolName, records, consecutiveBootFailures, backoffUntil, backoffReason,
-                throttledUntil, pendingCreate, lastAction);
+                throttledUntil, pendingCreate, lastAction, evictions);
     }
 
     public ScalerStateDocument withoutInstance(String instanceId) {
         SortedMap<String, InstanceRecord> changed = new TreeMap<>(instances);
         changed.remove(instanceId);
         return new ScalerStateDocument(poolName, changed, consecutiveBootFailures, backoffUntil, backoffReason,
-                throttledUntil, pendingCreate, lastAction);
+                throttledUntil, pendingCreate, lastAction, evictions);
     }
 
     /** Forgets instances the cloud no longer has. */
@@ -102,32 +104,38 @@ public record ScalerStateDocument(
         SortedMap<String, InstanceRecord> kept = new TreeMap<>(instances);
         kept.keySet().retainAll(instanceIds);
         return new ScalerStateDocument(poolName, kept, consecutiveBootFailures, backoffUntil, backoffReason,
-                throttledUntil, pendingCreate, lastAction);
+                throttledUntil, pendingCreate, lastAction, evictions);
     }
 
     public ScalerStateDocument withBootFailures(int failures) {
         return new ScalerStateDocument(poolName, instances, failures, backoffUntil, backoffReason, throttledUntil,
-                pendingCreate, lastAction);
+                pendingCreate, lastAction, evictions);
     }
 
     /** Starts nothing until {@code until}; the count of failed boots begins again. */
     public ScalerStateDocument backoff(Instant until, String reason) {
         return new ScalerStateDocument(poolName, instances, 0, until, reason, throttledUntil, pendingCreate,
-                lastAction);
+                lastAction, evictions);
     }
 
     public ScalerStateDocument throttle(Instant until) {
         return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
-                until, pendingCreate, lastAction);
+                until, pendingCreate, lastAction, evictions);
     }
 
     public ScalerStateDocument withPendingCreate(PendingCreate pending) {
         return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
-                throttledUntil, pending, lastAction);
+                throttledUntil, pending, lastAction, evictions);
     }
 
     public ScalerStateDocument withLastAction(LastAction action) {
         return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
-                throttledUntil, pendingCreate, action);
+                throttledUntil, pendingCreate, action, evictions);
+    }
+
+    /** One more instance the cloud took back. */
+    public ScalerStateDocument withEviction() {
+        return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
+                throttledUntil, pendingCreate, lastAction, evictions + 1);
     }
 }

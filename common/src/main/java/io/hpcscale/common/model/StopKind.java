@@ -1,11 +1,18 @@
 package io.hpcscale.common.model;
 
-/** Why hpcscale stopped (or found stopped) an instance: each kind is re-checked differently before a stop. */
+/**
+ * Why an instance stopped: the kinds hpcscale plans are each re-checked differently before the stop; the last two are
+ * only ever found in a listing.
+ */
 public enum StopKind {
     /** The drain handshake is complete: offline in the scheduler, running no job. */
     DRAINED,
     /** Its node never reported to the scheduler within the boot timeout: a failed boot. */
     BOOT_FAILURE,
     /** Slurm's power saving suspended its node, which runs no job. */
-    POWER_SAVING
+    POWER_SAVING,
+    /** Not stopped by hpcscale: the cloud took a Spot instance back. Found, never planned. */
+    EVICTED,
+    /** Not stopped by hpcscale: someone or something else stopped it. Found, never planned. */
+    STOPPED_ELSEWHERE
 }

@@ -33,6 +33,14 @@ public interface CloudProvider {
         return Optional.empty();
     }
 
+    /**
+     * Whether the cloud may take instances back at any time (Spot): an instance found stopped that hpcscale did not
+     * stop is then an eviction. False until the provider has read what its instances are.
+     */
+    default boolean spot() {
+        return false;
+    }
+
     /** Whether {@link #create} can add instances when no stopped one is left to start. */
     boolean canCreate();
 

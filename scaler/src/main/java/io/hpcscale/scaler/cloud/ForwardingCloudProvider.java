@@ -31,6 +31,11 @@ public abstract class ForwardingCloudProvider implements CloudProvider {
     }
 
     @Override
+    public boolean spot() {
+        return delegate.spot();
+    }
+
+    @Override
     public boolean canCreate() {
         return delegate.canCreate();
     }

@@ -66,6 +66,7 @@ public final class SimulatedCloud {
         String listFailure;
         int throttledCalls;
         Duration throttleRetryAfter = Duration.ofSeconds(30);
+        boolean spot;
 
         ScaleSet(String pool, int order, String nodePrefix, Supplier<Duration> bootDelay) {
             this.pool = pool;
@@ -173,14 +174,20 @@ public final class SimulatedCloud {
         set.throttleRetryAfter = retryAfter;
     }
 
-    /** Azure takes a Spot instance back: it stops without being asked. */
+    /** Azure takes a Spot instance back: it stops without being asked. Only Spot scale sets are evicted. */
     public synchronized void evict(String pool, String instanceId) {
         refresh();
+        set(pool).spot = true;
         Vm vm = set(pool).vms.get(instanceId);
         if (vm != null && vm.state.active()) {
             evictions++;
             change(pool, vm, PowerState.STOPPED, true);
         }
+    }
+
+    /** Whether the scale set runs Spot instances: it does once anything of it was evicted. */
+    public synchronized boolean spot(String pool) {
+        return set(pool).spot;
     }
 
     // ---- what the simulated scheduler and the books see --------------------------------------------------------

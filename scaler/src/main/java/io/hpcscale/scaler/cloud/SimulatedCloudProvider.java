@@ -29,6 +29,11 @@ public final class SimulatedCloudProvider implements CloudProvider {
     }
 
     @Override
+    public boolean spot() {
+        return cloud.spot(pool);
+    }
+
+    @Override
     public boolean canCreate() {
         return true;
     }

@@ -15,6 +15,12 @@ public enum EventKind {
     DRAIN("drain", true),
     CANCEL_DRAIN("cancel-drain", true),
     POWER_REQUEST_DONE("power-request-done", true),
+    /** The cloud took a Spot instance back: found in a listing, not done by hpcscale. */
+    EVICTED("evicted", false),
+    /** An instance hpcscale knew running was stopped or deleted by someone else. */
+    STOPPED_ELSEWHERE("stopped-elsewhere", false),
+    /** A node an agent reports in the pool that none of the pool's instances is (by name). */
+    NODE_WITHOUT_INSTANCE("node-without-instance", false),
 
     /** The pool's instances could not be listed: nothing is done to it. */
     INSTANCES_UNKNOWN("instances-unknown", false),

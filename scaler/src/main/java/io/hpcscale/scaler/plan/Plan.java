@@ -20,7 +20,7 @@ public record Plan(
         List<Stop> stops,
         List<PowerDone> powerDone,
         List<Note> notes,
-        List<Settled> settled,
+        List<Found> found,
         int queuedJobs,
         String instancesUnknownBecause,
         Demand demand) {
@@ -32,7 +32,7 @@ public record Plan(
         stops = List.copyOf(stops);
         powerDone = List.copyOf(powerDone);
         notes = List.copyOf(notes);
-        settled = List.copyOf(settled);
+        found = List.copyOf(found);
     }
 
     /**
@@ -70,8 +70,12 @@ public record Plan(
     public record PowerDone(String node, String reason) {
     }
 
-    /** What became of an action an earlier scaler asked for on this instance, as the listing shows it now. */
-    public record Settled(String instance, String message) {
+    /**
+     * What the listing showed of an instance that no action of this cycle did: the outcome of an action an earlier
+     * scaler asked for ({@link EventKind#SETTLED}), or a stop hpcscale did not make ({@link EventKind#EVICTED},
+     * {@link EventKind#STOPPED_ELSEWHERE}).
+     */
+    public record Found(EventKind kind, String instance, String message) {
     }
 
     /** A refusal or condition worth an event: why the pool did not do something. */

@@ -75,7 +75,7 @@ public final class Planner {
         final List<Stop> stops = new ArrayList<>();
         final List<Plan.PowerDone> powerDone = new ArrayList<>();
         final List<Note> notes = new ArrayList<>();
-        final List<Plan.Settled> settled = new ArrayList<>();
+        final List<Plan.Found> found = new ArrayList<>();
         final Map<String, VmDocument> vmsByNode = new HashMap<>();
         final Map<String, DrainDocument> drainsByNode = new HashMap<>();
         final List<Instance> running = new ArrayList<>();
@@ -112,6 +112,7 @@ public final class Planner {
             observe();
             classifyInstances(fresh);
             if (fresh) {
+                noteNodesWithoutInstance();
                 stopFailedBoots();
             }
             int active = running.size() + booting.size();
@@ -154,7 +155,7 @@ public final class Planner {
 
         private PlanResult result(Demand demand) {
             return new PlanResult(new Plan(pool.name(), starts, create, drains, cancels, stops, powerDone, notes,
-                    settled, queuedJobs, s.instances().unknownBecause(), demand), memory);
+                    found, queuedJobs, s.instances().unknownBecause(), demand), memory);
         }
 
         /**
@@ -163,8 +164,13 @@ public final class Planner {
          * explains were created by a pending create, or are recorded as found active.
          */
         private void observe() {
-            memory = memory.onlyInstances(s.instances().instances().stream().map(Instance::id)
-                    .collect(Collectors.toSet()));
+            Set<String> listed = s.instances().instances().stream().map(Instance::id).collect(Collectors.toSet());
+            for (Map.Entry<String, InstanceRecord> gone : memory.instances().entrySet()) {
+                if (!listed.contains(gone.getKey()) && gone.getValue().running()) {
+                    foundStoppedElsewhere(gone.getKey(), gone.getKey(), "is gone from the cloud's listing");
+                }
+            }
+            memory = memory.onlyInstances(listed);
             SortedMap<String, InstanceRecord> records = new TreeMap<>(memory.instances());
             ScalerStateDocument.PendingCreate creating = memory.pendingCreate();
             int attributed = 0;
@@ -173,6 +179,10 @@ public final class Planner {
                 boolean active = instance.state().active();
                 if (record != null && record.pending() != null) {
                     record = settle(instance, record, active);
+                } else if (record != null && record.running() && instance.state() == PowerState.STOPPED) {
+                    record = record.booting() ? stoppedWhileBooting(instance, record)
+                            : record.stopped(now, foundStoppedElsewhere(instance.id(), instance.nodeName(),
+                                    "is listed stopped"), "stopped, not by hpcscale");
                 }
                 if (record == null && active) {
                     boolean startingNow = instance.state() == PowerState.STARTING;
@@ -202,22 +212,50 @@ public final class Planner {
             }
         }
 
+        /**
+         * An instance hpcscale last knew running that stopped or vanished without hpcscale stopping it: on a Spot
+         * pool the cloud took it back (an eviction, counted); elsewhere someone else stopped or deleted it. Either
+         * way it is an event, never a failed boot, and a stopped one is started again while jobs need it.
+         */
+        private StopKind foundStoppedElsewhere(String instanceId, String node, String how) {
+            if (s.spot()) {
+                memory = memory.withEviction();
+                found.add(new Plan.Found(EventKind.EVICTED, instanceId, "instance " + instanceId + " (node " + node
+                        + ") " + how + ": the cloud took the Spot instance back; jobs it ran are the scheduler's "
+                        + "to requeue, and it is started again while jobs need it"));
+                return StopKind.EVICTED;
+            }
+            found.add(new Plan.Found(EventKind.STOPPED_ELSEWHERE, instanceId, "instance " + instanceId + " (node "
+                    + node + ") " + how + ", but hpcscale did not stop it (an administrator, the portal, or a "
+                    + "maintenance event?); it is started again while jobs need it"));
+            return StopKind.STOPPED_ELSEWHERE;
+        }
+
+        /** A start that did not take, or a boot cut short: not a failed boot, and no eviction to count. */
+        private InstanceRecord stoppedWhileBooting(Instance instance, InstanceRecord record) {
+            String why = "instance " + instance.id() + " was started at " + record.startedAt() + " but is listed "
+                    + "stopped before its node reported: the start did not take, or it was stopped while it booted";
+            found.add(new Plan.Found(EventKind.STOPPED_ELSEWHERE, instance.id(), why));
+            return record.stopped(now, StopKind.STOPPED_ELSEWHERE, why);
+        }
+
         private InstanceRecord settle(Instance instance, InstanceRecord record, boolean active) {
             InstanceRecord.Pending pending = record.pending();
             String asked = (pending.start() ? "the start" : "the stop") + " asked at " + pending.at()
                     + " by a scaler that did not record its outcome";
             String state = instance.state().name().toLowerCase(Locale.ROOT);
             if (pending.start()) {
-                settled.add(new Plan.Settled(instance.id(), active
+                found.add(new Plan.Found(EventKind.SETTLED, instance.id(), active
                         ? asked + ": the cloud lists it " + state + ", its boot is timed from then"
                         : asked + " did not happen: the cloud lists it " + state));
                 return active ? record.started(pending.at(), pending.reason()) : record.withPending(null);
             }
             if (active) {
-                settled.add(new Plan.Settled(instance.id(), asked + " did not happen: the cloud lists it " + state));
+                found.add(new Plan.Found(EventKind.SETTLED, instance.id(), asked + " did not happen: the cloud lists "
+                        + "it " + state));
                 return record.withPending(null);
             }
-            settled.add(new Plan.Settled(instance.id(), asked + ": the cloud lists it " + state
+            found.add(new Plan.Found(EventKind.SETTLED, instance.id(), asked + ": the cloud lists it " + state
                     + (pending.stopKind() == StopKind.BOOT_FAILURE ? "; counted as a failed boot" : "")));
             if (pending.stopKind() == StopKind.BOOT_FAILURE) {
                 memory = BootFailures.counted(memory, pool, now);
@@ -268,6 +306,23 @@ public final class Planner {
                 SortedMap<String, InstanceRecord> records = new TreeMap<>(memory.instances());
                 records.putAll(booted);
                 memory = memory.withInstances(records).withBootFailures(0);
+            }
+        }
+
+        /**
+         * Nodes an agent reports in this pool that no instance of the pool is, by name: a naming the provider does not
+         * match (Azure's nodeName setting) or a queue mapping that claims foreign nodes. hpcscale never acts on them.
+         */
+        private void noteNodesWithoutInstance() {
+            List<String> strangers = s.vms().stream().map(VmDocument::name)
+                    .filter(name -> s.instances().byNode(name).isEmpty()).sorted().toList();
+            if (!strangers.isEmpty()) {
+                notes.add(new Note(EventKind.NODE_WITHOUT_INSTANCE, Words.count(strangers.size(), "node")
+                        + " reported in this pool " + (strangers.size() == 1 ? "matches" : "match") + " no instance "
+                        + "of its scale set: " + String.join(", ", strangers.subList(0, Math.min(10,
+                                strangers.size()))) + (strangers.size() > 10 ? ", ..." : "") + " (check the pool's "
+                        + "node naming, e.g. azure.nodeName, and the agent's queue or partition mapping); hpcscale "
+                        + "leaves them alone"));
             }
         }
 

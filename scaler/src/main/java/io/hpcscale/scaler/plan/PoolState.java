@@ -16,6 +16,7 @@ import java.util.Map;
  *
  * @param agentReadAt       when an agent serving this pool last read its scheduler successfully, or null if none has
  * @param canCreate         the provider can add instances when no stopped one is left
+ * @param spot              the cloud may take the pool's instances back at any time (Spot)
  * @param state             what the scaler remembers of the pool, as stored at the start of the cycle
  * @param poolOfNode        every node the agents report, with its pool: a node of this pool's scale set reported
  *                          in another pool has registered, even if this pool's mapping does not claim it. One map
@@ -29,6 +30,7 @@ public record PoolState(
         List<PowerDocument> powerRequests,
         InstanceList instances,
         boolean canCreate,
+        boolean spot,
         Map<String, String> poolOfNode,
         Instant agentReadAt,
         ScalerStateDocument state,

@@ -24,6 +24,8 @@ public final class StopGuard {
             case DRAINED -> drained(vm, drain);
             case BOOT_FAILURE -> failedBoot(vm);
             case POWER_SAVING -> suspended(vm);
+            case EVICTED, STOPPED_ELSEWHERE -> Optional.of("hpcscale never plans a stop of kind " + kind
+                    + ": it only finds one");
         };
     }
 

@@ -77,9 +77,9 @@ final class Actuation {
     }
 
     List<ScalerEvent> run() throws InterruptedException {
-        for (Plan.Settled settled : plan.settled()) {
-            ScalerEvent event = new ScalerEvent(now, pool.name(), EventKind.SETTLED, List.of(settled.instance()),
-                    settled.message(), Outcome.OK);
+        for (Plan.Found found : plan.found()) {
+            ScalerEvent event = new ScalerEvent(now, pool.name(), found.kind(), List.of(found.instance()),
+                    found.message(), Outcome.OK);
             recorded.add(event);
             context.events().action(event);
         }

@@ -57,7 +57,7 @@ final class PoolCycle {
         }
         PlanResult result = context.planner().plan(new PoolState(pool.config(), view.jobsOf(pool.name()),
                 view.vmsOf(pool.name()), view.drainsOf(pool.name()), view.powerRequestsOf(pool.name()),
-                listing.instances(), pool.provider().canCreate(), view.poolOfNode(),
+                listing.instances(), pool.provider().canCreate(), pool.provider().spot(), view.poolOfNode(),
                 view.agentReadAt().get(pool.name()), state, now));
         String problem = result.plan().instancesKnown() ? null
                 : "its instances could not be listed: " + result.plan().instancesUnknownBecause();

@@ -52,8 +52,13 @@ class PlannerTest {
         return plan.notes().stream().filter(n -> n.kind() == kind).map(Plan.Note::message).toList();
     }
 
+    private static List<EventKind> found(PlanResult result) {
+        return result.plan().found().stream().map(Plan.Found::kind).toList();
+    }
+
     private static List<String> settled(PlanResult result) {
-        return result.plan().settled().stream().map(st -> st.instance() + ": " + st.message()).toList();
+        return result.plan().found().stream().filter(f -> f.kind() == EventKind.SETTLED)
+                .map(st -> st.instance() + ": " + st.message()).toList();
     }
 
     /** Node i, up, in service and running no job, with this room and use as the agent reported them. */
@@ -419,6 +424,72 @@ class PlannerTest {
     }
 
     @Test
+    void aBootingInstanceFoundStoppedIsNeitherAFailedBootNorAnEviction() {
+        PoolStateBuilder pool = new PoolStateBuilder().instance(1, PowerState.STOPPED);
+        pool.spot = true;
+        pool.booting(1, NOW.minus(Duration.ofMinutes(5)));
+        PlanResult result = pool.plan();
+        assertEquals(0, result.state().evictions());
+        assertEquals(0, result.state().consecutiveBootFailures());
+        assertEquals(StopKind.STOPPED_ELSEWHERE, result.state().instance(id(1)).orElseThrow().stopKind());
+        assertEquals(List.of(EventKind.STOPPED_ELSEWHERE), found(result));
+    }
+
+    @Test
+    void aSpotInstanceFoundStoppedThatHpcscaleDidNotStopIsAnEvictionCountedOnce() {
+        PoolStateBuilder pool = new PoolStateBuilder().freeNode(1, NOW.minusSeconds(60)).stopped(1);
+        pool.spot = true;
+        pool.state = pool.state.withInstance(id(1), InstanceRecord.seenActive(NOW.minus(Duration.ofHours(1)), false));
+        pool.instances.set(0, new io.hpcscale.scaler.cloud.Instance(id(1), node(1), PowerState.STOPPED));
+        pool.queued("requeued", 16);
+
+        PlanResult result = pool.plan();
+
+        assertEquals(List.of(EventKind.EVICTED), found(result));
+        assertEquals(1, result.state().evictions());
+        assertEquals(StopKind.EVICTED, result.state().instance(id(1)).orElseThrow().stopKind());
+        assertEquals(List.of(id(1)), started(result.plan()), "started again for the job it ran");
+
+        pool.state = result.state();
+        PlanResult again = pool.plan();
+        assertTrue(found(again).isEmpty(), "one eviction, one event");
+        assertEquals(1, again.state().evictions());
+    }
+
+    @Test
+    void aSpotInstanceThatVanishedIsAnEviction() {
+        PoolStateBuilder pool = new PoolStateBuilder().stopped(1);
+        pool.spot = true;
+        pool.state = pool.state.withInstance(id(7), InstanceRecord.blank().started(NOW.minus(Duration.ofHours(2)),
+                "jobs").bootEnded());
+        PlanResult result = pool.plan();
+        assertEquals(List.of(EventKind.EVICTED), found(result));
+        assertEquals(1, result.state().evictions());
+        assertTrue(result.state().instance(id(7)).isEmpty(), "the record of an instance the cloud lost goes");
+    }
+
+    @Test
+    void anInstanceStoppedByAnotherHandIsRecordedButNotCountedAsAnEviction() {
+        PoolStateBuilder pool = new PoolStateBuilder().instance(1, PowerState.STOPPED);
+        pool.state = pool.state.withInstance(id(1), InstanceRecord.seenActive(NOW.minus(Duration.ofHours(1)), false));
+        PlanResult result = pool.plan();
+        assertEquals(List.of(EventKind.STOPPED_ELSEWHERE), found(result));
+        assertEquals(0, result.state().evictions());
+    }
+
+    @Test
+    void aStopHpcscaleAskedForIsNeverTakenForAnEviction() {
+        PoolStateBuilder pool = new PoolStateBuilder().instance(1, PowerState.STOPPED);
+        pool.spot = true;
+        pool.state = pool.state.withInstance(id(1), InstanceRecord.seenActive(NOW.minus(Duration.ofHours(1)), false)
+                .withPending(new InstanceRecord.Pending(StopKind.DRAINED, NOW.minusSeconds(90), "drained")));
+        PlanResult result = pool.plan();
+        assertEquals(List.of(EventKind.SETTLED), found(result));
+        assertEquals(0, result.state().evictions());
+        assertEquals(StopKind.DRAINED, result.state().instance(id(1)).orElseThrow().stopKind());
+    }
+
+    @Test
     void anInstanceFoundStartingThatHpcscaleDidNotStartBootsFromNow() {
         PoolStateBuilder pool = new PoolStateBuilder().instance(1, PowerState.STARTING);
         pool.state = pool.state.withInstance(id(1), InstanceRecord.seenActive(NOW.minus(Duration.ofHours(3)), false)
@@ -629,6 +700,18 @@ class PlannerTest {
         plan = pool.plan().plan();
         assertEquals(List.of(id(1)), stopped(plan));
         assertEquals("p-vm001.cluster.local", plan.stops().get(0).node(), "re-checked under the scheduler's name");
+    }
+
+    @Test
+    void aReportedNodeThatNoInstanceIsIsReportedAndLeftAlone() {
+        PoolStateBuilder pool = new PoolStateBuilder().freeNode(1, NOW.minus(Duration.ofHours(1)));
+        pool.vms.add(renamed(vm(1, NodeJobStatus.Free, 0, List.of(), false, false, NOW.minus(Duration.ofHours(1)),
+                null), "stranger01"));
+        Plan plan = pool.plan().plan();
+        assertEquals(List.of("1 node reported in this pool matches no instance of its scale set: stranger01 (check "
+                + "the pool's node naming, e.g. azure.nodeName, and the agent's queue or partition mapping); "
+                + "hpcscale leaves them alone"), notes(plan, EventKind.NODE_WITHOUT_INSTANCE));
+        assertEquals(List.of(node(1)), drained(plan), "only the instance's own node is drained");
     }
 
     private static VmDocument renamed(VmDocument vm, String name) {

@@ -35,6 +35,7 @@ final class PoolStateBuilder {
     int gpus = 0;
     boolean countHeld = false;
     boolean canCreate = false;
+    boolean spot = false;
     Instant agentReadAt = NOW.minusSeconds(30);
     ScalerStateDocument state = ScalerStateDocument.empty("p");
     InstanceList unknown;
@@ -131,7 +132,7 @@ final class PoolStateBuilder {
 
     PoolState build() {
         return new PoolState(config(), jobs, vms, drains, powerRequests, unknown != null ? unknown : InstanceList.of(instances),
-                canCreate, poolOfNode, agentReadAt, state, NOW);
+                canCreate, spot, poolOfNode, agentReadAt, state, NOW);
     }
 
     PlanResult plan() {

@@ -207,7 +207,7 @@ public final class AzureScaleSetProvider implements CloudProvider {
         return (m == null ? "" : m.mode() + " ") + pool.describe();
     }
 
-    /** Whether the scale set runs Spot instances, which Azure may take back at any time; false until first read. */
+    @Override
     public boolean spot() {
         ScaleSetModel m = model;
         return m != null && m.spot();
