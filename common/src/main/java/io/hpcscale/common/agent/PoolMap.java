@@ -1,6 +1,7 @@
 package io.hpcscale.common.agent;
 
 import io.hpcscale.common.config.ConfigException;
+import io.hpcscale.common.config.PoolGroups;
 import io.hpcscale.common.config.PoolSettings;
 import io.hpcscale.common.config.Settings;
 import java.util.ArrayList;
@@ -14,7 +15,8 @@ import java.util.regex.Pattern;
 /**
  * Which pool a job or a node belongs to. A pool serves one queue (PBS) or partition (Slurm), by default the one
  * with the pool's own name; nodes belong to the pool of the first queue they serve, else to the first pool whose
- * {@code nodePattern} matches their name.
+ * {@code nodePattern} matches their name. A fallback pool serves its primary's queue: the primary's partition holds
+ * the queue's jobs and nodes, and the scaler tells which nodes are the fallback's instances.
  */
 public final class PoolMap {
 
@@ -28,42 +30,64 @@ public final class PoolMap {
 
     private final Map<String, String> poolByQueue;
     private final Map<String, Pattern> nodePatterns;
+    private final List<String> fallbacks;
     private final List<String> pools;
     private final MultiQueueRule multiQueueRule;
 
     public PoolMap(Map<String, String> poolByQueue, Map<String, Pattern> nodePatterns) {
-        this(poolByQueue, nodePatterns, MultiQueueRule.FIRST);
+        this(poolByQueue, nodePatterns, List.of(), MultiQueueRule.FIRST);
     }
 
-    public PoolMap(Map<String, String> poolByQueue, Map<String, Pattern> nodePatterns, MultiQueueRule rule) {
+    /**
+     * @param fallbacks pools that serve another pool's queue ({@link PoolGroups}): no job or node maps to them, but
+     *                  the agent serves them, carrying out their drain requests and naming them in its heartbeat
+     */
+    public PoolMap(Map<String, String> poolByQueue, Map<String, Pattern> nodePatterns, List<String> fallbacks,
+            MultiQueueRule rule) {
         this.poolByQueue = Map.copyOf(poolByQueue);
         this.nodePatterns = new LinkedHashMap<>(nodePatterns);
+        this.fallbacks = List.copyOf(fallbacks);
         TreeSet<String> names = new TreeSet<>(poolByQueue.values());
         names.addAll(nodePatterns.keySet());
+        names.addAll(fallbacks);
         this.pools = List.copyOf(names);
         this.multiQueueRule = rule;
     }
 
     public PoolMap withMultiQueueRule(MultiQueueRule rule) {
-        return new PoolMap(poolByQueue, nodePatterns, rule);
+        return new PoolMap(poolByQueue, nodePatterns, fallbacks, rule);
     }
 
     /**
      * Builds the map from {@code pool.<name>.<queueProperty>} ({@code queue} for PBS, {@code partition} for Slurm)
      * and {@code pool.<name>.nodePattern}.
      *
-     * @throws ConfigException when no pool is configured, or two pools claim the same queue
+     * @throws ConfigException when no pool is configured, two pools claim the same queue, or a fallback pool claims
+     *                         one of its own
      */
     public static PoolMap fromSettings(Settings settings, String queueProperty) {
         if (settings.poolNames().isEmpty()) {
             throw new ConfigException("no pools are configured: add at least one pool.<name>." + queueProperty
                     + " (or any other pool.<name>.* setting) to say which " + queueProperty + " hpcscale scales");
         }
+        PoolGroups groups = PoolGroups.fromSettings(settings);
         Map<String, String> poolByQueue = new LinkedHashMap<>();
         Map<String, Pattern> patterns = new LinkedHashMap<>();
+        List<String> fallbacks = new ArrayList<>();
         List<String> problems = new ArrayList<>();
         for (String name : settings.poolNames()) {
             PoolSettings pool = settings.pool(name);
+            if (groups.isFallback(name)) {
+                fallbacks.add(name);
+                for (String own : List.of(queueProperty, "nodePattern")) {
+                    if (pool.isSet(own)) {
+                        problems.add(pool.key(own) + " is set, but pool " + name + " is a fallback of pool "
+                                + groups.primaryOf(name).orElseThrow() + ": it serves that pool's " + queueProperty
+                                + " and its nodes are reported there; remove " + pool.key(own));
+                    }
+                }
+                continue;
+            }
             String queue = pool.string(queueProperty);
             String claimedBy = poolByQueue.putIfAbsent(queue, name);
             if (claimedBy != null) {
@@ -76,7 +100,7 @@ public final class PoolMap {
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);
         }
-        return new PoolMap(poolByQueue, patterns);
+        return new PoolMap(poolByQueue, patterns, fallbacks, MultiQueueRule.FIRST);
     }
 
     /** Pool names in order. */

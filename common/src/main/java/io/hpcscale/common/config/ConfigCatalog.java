@@ -333,6 +333,13 @@ public final class ConfigCatalog {
                 .describe("The Slurm partition whose jobs this pool serves. Each partition maps to one pool; nodes "
                         + "belong to the pool of their first partition that maps.")
                 .build());
+        keys.add(key("pool.<name>.fallbacks", ValueKind.STRING, null, ALL).defaultMeaning("none")
+                .describe("Other pools, comma-separated in order, that serve this pool's queue or partition when it "
+                        + "cannot: a job that does not fit its VM size, or that finds it at its max or in backoff "
+                        + "(a capacity or quota error falls through at once), goes to the first of them that can take "
+                        + "it. Each is a full pool (its own scale set, VM size, max) that sets no queue, partition or "
+                        + "nodePattern of its own: its jobs and nodes are this pool's.")
+                .build());
         keys.add(key("pool.<name>.slurmPowerSaving", ValueKind.BOOLEAN, "false", Set.of(SCALER))
                 .describe("true: the pool's nodes are Slurm CLOUD nodes under Slurm's power saving; the scaler "
                         + "starts and stops exactly the nodes Slurm asks for through hpcscale-slurm-resume and "

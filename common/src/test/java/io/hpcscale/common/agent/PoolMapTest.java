@@ -54,6 +54,36 @@ class PoolMapTest {
     }
 
     @Test
+    void aFallbackPoolIsServedButTakesNoQueueOrNodeOfItsOwn() {
+        PoolMap pools = of(Map.of("pool.hb.queue", "hpc", "pool.hb.fallbacks", "hc, hd", "pool.hc.max", "4",
+                "pool.hd.max", "4"));
+        assertEquals(List.of("hb", "hc", "hd"), pools.pools(), "named in the heartbeat, their drains carried out");
+        assertEquals(Optional.of("hb"), pools.poolForNode("hc-node1", List.of("hpc")), "reported with the queue");
+        assertEquals(Optional.empty(), pools.poolForQueues(List.of("hc")), "not the queue of its own name");
+    }
+
+    @Test
+    void refusesAFallbackThatClaimsAQueueOrNodesOfItsOwn() {
+        ConfigException e = assertThrows(ConfigException.class, () -> of(Map.of("pool.hb.queue", "hpc",
+                "pool.hb.fallbacks", "hc", "pool.hc.queue", "other", "pool.hc.nodePattern", "hc.*")));
+        assertTrue(e.getMessage().contains("pool.hc.queue is set, but pool hc is a fallback of pool hb"),
+                e.getMessage());
+        assertTrue(e.getMessage().contains("pool.hc.nodePattern is set"), e.getMessage());
+    }
+
+    @Test
+    void refusesFallbacksThatAreUnknownSharedOrNested() {
+        ConfigException e = assertThrows(ConfigException.class, () -> of(Map.of("pool.a.fallbacks", "b, ghost",
+                "pool.c.fallbacks", "b", "pool.b.fallbacks", "d", "pool.d.max", "1")));
+        assertTrue(e.getMessage().contains("pool.a.fallbacks names pool 'ghost', which is not configured"),
+                e.getMessage());
+        assertTrue(e.getMessage().contains("pool.c.fallbacks names pool 'b', which is already a fallback of pool a"),
+                e.getMessage());
+        assertTrue(e.getMessage().contains("pool.b.fallbacks is set, but pool b is itself a fallback of pool a"),
+                e.getMessage());
+    }
+
+    @Test
     void refusesAConfigurationWithoutPools() {
         ConfigException e = assertThrows(ConfigException.class, () -> of(Map.of("agent.interval", "60s")));
         assertTrue(e.getMessage().contains("no pools are configured"), e.getMessage());

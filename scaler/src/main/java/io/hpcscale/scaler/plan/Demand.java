@@ -12,6 +12,8 @@ import java.util.Set;
  * @param drainsToCancel     drained nodes that queued jobs need back
  * @param unsatisfiable      jobs that can never run on this pool's VM shape, with the reason
  * @param jobsBeyondMax      jobs that would need more nodes than the pool's max allows now
+ * @param placedOnExisting   ids of the jobs that fit running, booting or drained nodes, needing no new one
+ * @param notPlaced          ids of the jobs this pool cannot take now: unsatisfiable, or beyond its max
  */
 public record Demand(
         int jobsConsidered,
@@ -19,16 +21,20 @@ public record Demand(
         Set<String> nodesInUse,
         Set<String> drainsToCancel,
         List<Unsatisfiable> unsatisfiable,
-        int jobsBeyondMax) {
+        int jobsBeyondMax,
+        Set<String> placedOnExisting,
+        Set<String> notPlaced) {
 
     public Demand {
         nodesInUse = Set.copyOf(nodesInUse);
         drainsToCancel = Set.copyOf(drainsToCancel);
         unsatisfiable = List.copyOf(unsatisfiable);
+        placedOnExisting = Set.copyOf(placedOnExisting);
+        notPlaced = Set.copyOf(notPlaced);
     }
 
     public static Demand none() {
-        return new Demand(0, 0, Set.of(), Set.of(), List.of(), 0);
+        return new Demand(0, 0, Set.of(), Set.of(), List.of(), 0, Set.of(), Set.of());
     }
 
     public record Unsatisfiable(String jobId, String reason) {

@@ -118,22 +118,31 @@ final class DemandCalculator {
         List<Demand.Unsatisfiable> unsatisfiable = new ArrayList<>();
         int newNodes = 0;
         int beyondMax = 0;
+        Set<String> onExisting = new HashSet<>();
+        Set<String> notPlaced = new HashSet<>();
         for (JobDocument job : sortedLargestFirst(jobs)) {
             String reason = whyItCannotFit(job);
             if (reason != null) {
                 unsatisfiable.add(new Demand.Unsatisfiable(job.schedulerId(), reason));
+                notPlaced.add(job.schedulerId());
                 continue;
             }
             int left = newNodesAllowed - newNodes;
             if (open.isEmpty() && left <= 0) {
                 beyondMax++;
+                notPlaced.add(job.schedulerId());
                 continue;
             }
-            int opened = place(job, open, bins, left);
+            Set<Bin> used = new HashSet<>();
+            int opened = place(job, open, bins, left, used);
             if (opened < 0) {
                 beyondMax++;
+                notPlaced.add(job.schedulerId());
             } else {
                 newNodes += opened;
+                if (used.stream().noneMatch(bin -> bin.kind == Kind.NEW)) {
+                    onExisting.add(job.schedulerId());
+                }
             }
             open.removeIf(Bin::closed);
         }
@@ -147,14 +156,15 @@ final class DemandCalculator {
                 drainsToCancel.add(bin.node);
             }
         }
-        return new Demand(jobs.size(), newNodes, inUse, drainsToCancel, unsatisfiable, beyondMax);
+        return new Demand(jobs.size(), newNodes, inUse, drainsToCancel, unsatisfiable, beyondMax, onExisting,
+                notPlaced);
     }
 
     /**
      * Places all of a job's chunks or none, first fit among the bins with room; returns the new nodes it opened, or
-     * -1 if the pool's max stops it.
+     * -1 if the pool's max stops it, and adds the bins it used to {@code used}.
      */
-    private int place(JobDocument job, List<Bin> open, List<Bin> bins, int newNodesLeft) {
+    private int place(JobDocument job, List<Bin> open, List<Bin> bins, int newNodesLeft, Set<Bin> used) {
         boolean exclusive = job.exclusive();
         String id = job.schedulerId();
         int unitCount = job.chunkCount();
@@ -176,6 +186,7 @@ final class DemandCalculator {
                 return -1;
             }
             bin.take(whole, id, exclusive);
+            used.add(bin);
             return bins.size() - binsBefore;
         }
         Set<Bin> usedByJob = new HashSet<>();
@@ -193,6 +204,7 @@ final class DemandCalculator {
             bin.take(unit, id, exclusive);
             usedByJob.add(bin);
         }
+        used.addAll(usedByJob);
         return bins.size() - binsBefore;
     }
 

@@ -3,6 +3,7 @@ package io.hpcscale.scaler.plan;
 import io.hpcscale.common.model.StopKind;
 import io.hpcscale.scaler.cloud.Instance;
 import java.util.List;
+import java.util.Set;
 
 /**
  * What the scaler should do for one pool this cycle, each action with its reason.
@@ -10,6 +11,8 @@ import java.util.List;
  * @param queuedJobs             queued (and, when configured, held) jobs of the pool, whatever else is known
  * @param instancesUnknownBecause why the pool's instances could not be listed, or null when they were
  * @param demand                 what the queued jobs need, for logging and status; none when the instances are unknown
+ * @param passedOn               ids of the queued jobs this pool cannot take now (they do not fit its VM size, it is at
+ *                               its max or in backoff), for the next pool of its group; empty when it has none
  */
 public record Plan(
         String pool,
@@ -23,7 +26,8 @@ public record Plan(
         List<Found> found,
         int queuedJobs,
         String instancesUnknownBecause,
-        Demand demand) {
+        Demand demand,
+        Set<String> passedOn) {
 
     public Plan {
         starts = List.copyOf(starts);
@@ -33,6 +37,7 @@ public record Plan(
         powerDone = List.copyOf(powerDone);
         notes = List.copyOf(notes);
         found = List.copyOf(found);
+        passedOn = Set.copyOf(passedOn);
     }
 
     /**
@@ -58,9 +63,10 @@ public record Plan(
 
     /**
      * Stop an instance; {@link StopGuard} re-checks it, by its kind, just before the call, on a fresh read of the
-     * documents of {@code node} (its node's name as the scheduler spells it).
+     * documents of {@code node} (its node's name as the scheduler spells it), whose vms document the agent writes in
+     * pool {@code nodePool} (the group's first pool, for a fallback's node).
      */
-    public record Stop(Instance instance, String node, String reason, StopKind kind) {
+    public record Stop(Instance instance, String node, String nodePool, String reason, StopKind kind) {
         public EventKind event() {
             return kind == StopKind.BOOT_FAILURE ? EventKind.BOOT_TIMEOUT : EventKind.STOP;
         }

@@ -65,6 +65,15 @@ public final class Planner {
         return new Planning(state).run();
     }
 
+    /**
+     * The ids of the queued jobs that fit the pool's running, booting or drained nodes, needing no new one: in a
+     * group of pools serving one queue, what each pool's nodes already up can take is theirs before any pool
+     * starts a node. Empty when the pool's instances or its agent's read are not known.
+     */
+    public Set<String> fitOnExisting(PoolState state) {
+        return new Planning(state).fitOnExisting();
+    }
+
     private final class Planning {
         final PoolState s;
         final PoolConfig pool;
@@ -101,7 +110,7 @@ public final class Planner {
                         + s.instances().unknownBecause() + "): nothing is started, drained or stopped"));
                 return result(Demand.none());
             }
-            boolean fresh = s.agentReadAt() != null && !s.agentReadAt().plus(staleAfter).isBefore(now);
+            boolean fresh = fresh();
             if (!fresh) {
                 notes.add(new Note(EventKind.STALE, s.agentReadAt() == null
                         ? "no agent has reported this pool yet: nothing is drained or stopped, nor started beyond min"
@@ -120,7 +129,7 @@ public final class Planner {
                 followPowerRequests(active, fresh);
                 return result(Demand.none());
             }
-            Demand demand = fresh ? demand(active) : Demand.none();
+            Demand demand = fresh ? demand(newNodesAllowed(active)) : Demand.none();
             scaleUp(demand, active, fresh);
             if (fresh) {
                 handleDrains(demand);
@@ -129,6 +138,19 @@ public final class Planner {
                 withdrawDrainsOfVanishedInstances();
             }
             return result(demand);
+        }
+
+        Set<String> fitOnExisting() {
+            if (!s.instances().known() || !fresh()) {
+                return Set.of();
+            }
+            observe();
+            classifyInstances(true);
+            return demand(0).placedOnExisting();
+        }
+
+        private boolean fresh() {
+            return s.agentReadAt() != null && !s.agentReadAt().plus(staleAfter).isBefore(now);
         }
 
         private boolean considered(JobDocument job) {
@@ -143,6 +165,12 @@ public final class Planner {
             return drainsByNode.containsKey(NodeNames.key(instance.nodeName()));
         }
 
+        /** The pool in whose partition the agent reports the instance's node: its own, unless it is a fallback. */
+        private String nodePoolOf(Instance instance) {
+            VmDocument vm = vmOf(instance);
+            return vm != null ? vm.poolName() : pool.name();
+        }
+
         /** The instance's node as the scheduler spells it: its documents and commands use that name. */
         private String nodeOf(Instance instance) {
             VmDocument vm = vmOf(instance);
@@ -155,7 +183,24 @@ public final class Planner {
 
         private PlanResult result(Demand demand) {
             return new PlanResult(new Plan(pool.name(), starts, create, drains, cancels, stops, powerDone, notes,
-                    found, queuedJobs, s.instances().unknownBecause(), demand), memory);
+                    found, queuedJobs, s.instances().unknownBecause(), demand, passedOn(demand)), memory);
+        }
+
+        /**
+         * The jobs the next pool of the group should take: those this pool cannot place, and, while it is in backoff,
+         * those that need new nodes. Nothing is passed on when the pool's instances or its agent's read are unknown:
+         * not knowing is no reason to start nodes elsewhere.
+         */
+        private Set<String> passedOn(Demand demand) {
+            if (s.fallback() == null || !s.instances().known() || !fresh()) {
+                return Set.of();
+            }
+            Set<String> passed = new HashSet<>(demand.notPlaced());
+            if (memory.inBackoff(now)) {
+                s.jobs().stream().filter(this::considered).map(JobDocument::schedulerId)
+                        .filter(id -> !demand.placedOnExisting().contains(id)).forEach(passed::add);
+            }
+            return passed;
         }
 
         /**
@@ -346,13 +391,22 @@ public final class Planner {
             }
             for (Instance instance : failed) {
                 booting.remove(instance);
-                stops.add(new Stop(instance, nodeOf(instance), "its node " + instance.nodeName() + " did not report "
-                        + "to the scheduler within the boot timeout of " + Durations.format(pool.bootTimeout()),
-                        StopKind.BOOT_FAILURE));
+                stops.add(new Stop(instance, nodeOf(instance), nodePoolOf(instance), "its node "
+                        + instance.nodeName() + " did not report to the scheduler within the boot timeout of "
+                        + Durations.format(pool.bootTimeout()), StopKind.BOOT_FAILURE));
             }
         }
 
-        private Demand demand(int active) {
+        /**
+         * How many nodes the pool may still add: up to its max, and, in a group with a fallback after it, no more
+         * than it can start or create, so that jobs beyond go on to the fallback.
+         */
+        private int newNodesAllowed(int active) {
+            int room = Math.max(0, pool.max() - active);
+            return s.fallback() != null && !s.canCreate() ? Math.min(room, stopped.size()) : room;
+        }
+
+        private Demand demand(int newNodesAllowed) {
             List<JobDocument> considered = s.jobs().stream().filter(this::considered).toList();
             List<Capacity> capacity = new ArrayList<>();
             for (Instance instance : running) {
@@ -372,10 +426,12 @@ public final class Planner {
                         pool.shape().memoryMb(), pool.shape().gpus(), true));
             }
             Demand demand = new DemandCalculator(pool.shape(), pool.max())
-                    .compute(considered, capacity, Math.max(0, pool.max() - active));
-            for (Demand.Unsatisfiable job : demand.unsatisfiable()) {
-                notes.add(new Note(EventKind.UNSATISFIABLE, "job " + job.jobId() + " can never run in this pool: "
-                        + job.reason()));
+                    .compute(considered, capacity, newNodesAllowed);
+            if (s.fallback() == null) {
+                for (Demand.Unsatisfiable job : demand.unsatisfiable()) {
+                    notes.add(new Note(EventKind.UNSATISFIABLE, "job " + job.jobId() + " can never run in this pool: "
+                            + job.reason()));
+                }
             }
             return demand;
         }
@@ -386,14 +442,16 @@ public final class Planner {
             if (demand.jobsBeyondMax() > 0) {
                 notes.add(new Note(EventKind.AT_MAX, Words.count(demand.jobsBeyondMax(), "queued job")
                         + (demand.jobsBeyondMax() == 1 ? " needs" : " need") + " more nodes than the pool's max of "
-                        + pool.max() + " allows"));
+                        + pool.max() + (s.fallback() == null ? " allows"
+                                : " and its stopped instances allow: offered to pool " + s.fallback())));
             }
             if (wanted == 0) {
                 return;
             }
             if (memory.inBackoff(now)) {
                 notes.add(new Note(EventKind.BACKOFF, "in backoff until " + memory.backoffUntil() + " ("
-                        + memory.backoffReason() + "): " + wanted + " instances not started"));
+                        + memory.backoffReason() + "): " + wanted + " instances not started"
+                        + (s.fallback() == null ? "" : "; their jobs are offered to pool " + s.fallback())));
                 return;
             }
             int count = Math.min(Math.min(wanted, pool.max() - active), pool.maxStartPerCycle());
@@ -434,9 +492,9 @@ public final class Planner {
                 if (demand.drainsToCancel().contains(drain.name())) {
                     cancels.add(new CancelDrain(drain.name(), "queued jobs need it again"));
                 } else if (StopGuard.refusal(StopKind.DRAINED, vm, drain).isEmpty()) {
-                    stops.add(new Stop(instance, drain.name(), "drained: offline and running no job since the agent's "
-                            + "read at " + vm.seenAt() + ", after the drain request of " + drain.requestedAt(),
-                            StopKind.DRAINED));
+                    stops.add(new Stop(instance, drain.name(), vm.poolName(), "drained: offline and running no job "
+                            + "since the agent's read at " + vm.seenAt() + ", after the drain request of "
+                            + drain.requestedAt(), StopKind.DRAINED));
                 } else if (DrainHandshake.acknowledged(drain, vm)) {
                     notes.add(new Note(EventKind.WAITING_FOR_JOBS, "node " + drain.name() + " is drained but still "
                             + "runs " + String.join(", ", vm.jobIds()) + "; it is stopped once that ends"));
@@ -513,8 +571,8 @@ public final class Planner {
                     Optional<String> refusal = StopGuard.refusal(StopKind.POWER_SAVING,
                             vmsByNode.get(NodeNames.key(request.name())), null);
                     if (refusal.isEmpty()) {
-                        stops.add(new Stop(instance, request.name(), "Slurm's power saving suspends " + request.name()
-                                + ", which runs no job", StopKind.POWER_SAVING));
+                        stops.add(new Stop(instance, request.name(), nodePoolOf(instance), "Slurm's power saving "
+                                + "suspends " + request.name() + ", which runs no job", StopKind.POWER_SAVING));
                     } else {
                         notes.add(new Note(EventKind.WAITING_FOR_JOBS, "Slurm asks to suspend " + request.name()
                                 + " but " + refusal.get() + "; it waits"));

@@ -17,6 +17,8 @@ import java.util.Map;
  * @param agentReadAt       when an agent serving this pool last read its scheduler successfully, or null if none has
  * @param canCreate         the provider can add instances when no stopped one is left
  * @param spot              the cloud may take the pool's instances back at any time (Spot)
+ * @param fallback          the next pool of its group, which takes the jobs this one cannot ({@link Plan#passedOn}),
+ *                          or null
  * @param state             what the scaler remembers of the pool, as stored at the start of the cycle
  * @param poolOfNode        every node the agents report, with its pool: a node of this pool's scale set reported
  *                          in another pool has registered, even if this pool's mapping does not claim it. One map
@@ -34,7 +36,8 @@ public record PoolState(
         Map<String, String> poolOfNode,
         Instant agentReadAt,
         ScalerStateDocument state,
-        Instant now) {
+        Instant now,
+        String fallback) {
 
     public PoolState {
         jobs = List.copyOf(jobs);

@@ -1,6 +1,7 @@
 package io.hpcscale.scaler.pool;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -12,6 +13,8 @@ import java.util.Objects;
  * @param bootFailuresBeforeBackoff failed boots in a row that put the pool in backoff
  * @param capacityBackoff           how long the pool starts nothing after a capacity or quota error
  * @param slurmPowerSaving          start and stop what Slurm's power saving asks for, and plan nothing itself
+ * @param fallbacks                 pools, in order, that take this pool's jobs when it cannot
+ *                                  ({@link io.hpcscale.common.config.PoolGroups})
  */
 public record PoolConfig(
         String name,
@@ -27,11 +30,13 @@ public record PoolConfig(
         int maxStopPerCycle,
         int bootFailuresBeforeBackoff,
         Duration capacityBackoff,
-        boolean slurmPowerSaving) {
+        boolean slurmPowerSaving,
+        List<String> fallbacks) {
 
     public PoolConfig {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(shapeSettings, "shapeSettings");
+        fallbacks = List.copyOf(fallbacks);
         if (min < 0 || max < min) {
             throw new IllegalArgumentException("pool " + name + ": need 0 <= min <= max, have min " + min
                     + " and max " + max);
@@ -47,6 +52,6 @@ public record PoolConfig(
     public PoolConfig withShapeFromProvider(VmShape fromProvider) {
         return new PoolConfig(name, shapeSettings, shapeSettings.over(fromProvider), min, max, idleTimeout,
                 bootTimeout, countHeldJobs, stopAction, maxStartPerCycle, maxStopPerCycle, bootFailuresBeforeBackoff,
-                capacityBackoff, slurmPowerSaving);
+                capacityBackoff, slurmPowerSaving, fallbacks);
     }
 }

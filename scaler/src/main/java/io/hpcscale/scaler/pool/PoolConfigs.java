@@ -4,6 +4,7 @@ import io.hpcscale.common.config.Component;
 import io.hpcscale.common.config.ConfigCatalog;
 import io.hpcscale.common.config.ConfigException;
 import io.hpcscale.common.config.ConfigLoader;
+import io.hpcscale.common.config.PoolGroups;
 import io.hpcscale.common.config.PoolSettings;
 import io.hpcscale.common.config.Settings;
 import java.util.ArrayList;
@@ -46,6 +47,7 @@ public final class PoolConfigs {
             throw new ConfigException("no pools are configured: add pool.<name>.provider and .max (and its provider's "
                     + "settings) for each scale set hpcscale should scale (see config.example.properties)");
         }
+        PoolGroups groups = PoolGroups.fromSettings(settings);
         Map<String, PoolConfig> pools = new LinkedHashMap<>();
         List<String> problems = new ArrayList<>();
         for (String name : settings.poolNames()) {
@@ -71,7 +73,12 @@ public final class PoolConfigs {
                     pool.duration("idleTimeout"), pool.duration("bootTimeout"), pool.bool("countHeldJobs"),
                     StopAction.fromSetting(pool.string("stopAction")), pool.intValue("maxStartPerCycle"),
                     pool.intValue("maxStopPerCycle"), pool.intValue("bootFailuresBeforeBackoff"),
-                    pool.duration("capacityBackoff"), pool.bool("slurmPowerSaving")));
+                    pool.duration("capacityBackoff"), pool.bool("slurmPowerSaving"),
+                    groups.group(name).subList(1, groups.group(name).size())));
+            if (pool.bool("slurmPowerSaving") && (groups.isFallback(name) || groups.group(name).size() > 1)) {
+                problems.add(pool.key("slurmPowerSaving") + " = true cannot be combined with fallback pools: Slurm "
+                        + "chooses which nodes to resume, so there is nothing for a fallback to take over");
+            }
         }
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);

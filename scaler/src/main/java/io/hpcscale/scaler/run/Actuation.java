@@ -72,6 +72,11 @@ final class Actuation {
     }
 
     /** Why the pool's outcome could not be recorded, or null. */
+    /** The pool's state as this actuation left it: what the next plan of the pool starts from. */
+    ScalerStateDocument state() {
+        return state;
+    }
+
     String problem() {
         return problem;
     }
@@ -175,7 +180,7 @@ final class Actuation {
     private Optional<String> recheck(Plan.Stop stop) {
         String node = stop.node();
         try {
-            VmDocument vm = store.read(new DocumentKey(pool.name(), CosmosIds.encode(node)), VmDocument.class)
+            VmDocument vm = store.read(new DocumentKey(stop.nodePool(), CosmosIds.encode(node)), VmDocument.class)
                     .map(DocumentStore.Versioned::document).orElse(null);
             DrainDocument drain = stop.kind() == StopKind.DRAINED
                     ? store.read(drainKey(node), DrainDocument.class).map(DocumentStore.Versioned::document)

@@ -1,6 +1,8 @@
 package io.hpcscale.scaler.run;
 
+import io.hpcscale.common.model.JobDocument;
 import io.hpcscale.common.model.ScalerStateDocument;
+import io.hpcscale.common.model.VmDocument;
 import io.hpcscale.common.store.StoreException;
 import io.hpcscale.scaler.cloud.CloudException;
 import io.hpcscale.scaler.cloud.ThrottledException;
@@ -13,7 +15,8 @@ import java.util.List;
 
 /**
  * One pool's part of a cycle: read what the scaler remembers of it, list its instances once, plan, and (unless only
- * planning) carry out the plan and record what came of it.
+ * planning) carry out the plan and record what came of it. A pool alone plans with its own partition's documents;
+ * in a group ({@link GroupCycle}) it is given the jobs and nodes that are its share.
  */
 final class PoolCycle {
     private final PoolRuntime pool;
@@ -21,6 +24,14 @@ final class PoolCycle {
     private final Instant now;
     private final boolean act;
     private final CycleContext context;
+
+    /** What the pool's part needs before it can plan: its remembered state and its instances. */
+    record Prepared(ScalerStateStore.Loaded loaded, ScalerStateDocument state, InstanceList instances) {
+    }
+
+    /** A pool's planned (and perhaps acted on) part, with its state as the actions left it. */
+    record Finished(PoolOutcome outcome, PlanResult result, ScalerStateDocument stateAfter) {
+    }
 
     /** @param act false to plan only: nothing is called, written or recorded */
     PoolCycle(PoolRuntime pool, ClusterView view, Instant now, boolean act, CycleContext context) {
@@ -31,12 +42,27 @@ final class PoolCycle {
         this.context = context;
     }
 
+    PoolRuntime pool() {
+        return pool;
+    }
+
     PoolOutcome run() throws InterruptedException {
+        Preparation preparation = prepare();
+        if (preparation.failed() != null) {
+            return preparation.failed();
+        }
+        return finish(preparation.prepared(), view.jobsOf(pool.name()), view.vmsOf(pool.name()), null).outcome();
+    }
+
+    /** Either what the pool needs to plan, or the outcome of a pool that cannot be planned this cycle. */
+    record Preparation(Prepared prepared, PoolOutcome failed) {
+    }
+
+    Preparation prepare() throws InterruptedException {
         String shapeProblem = pool.shapeProblem();
         if (shapeProblem != null) {
-            return new PoolOutcome(pool.name(), null, List.of(), shapeProblem);
+            return new Preparation(null, new PoolOutcome(pool.name(), null, List.of(), shapeProblem));
         }
-        pool.warnOnceIfNodesDiffer(view.vmsOf(pool.name()));
         ScalerStateStore.Loaded loaded;
         try {
             loaded = context.states().read(pool.name());
@@ -48,26 +74,40 @@ final class PoolCycle {
                 context.events().refusal(event);
                 context.events().endPoolCycle(pool.name());
             }
-            return new PoolOutcome(pool.name(), null, List.of(), problem);
+            return new Preparation(null, new PoolOutcome(pool.name(), null, List.of(), problem));
         }
         ScalerStateDocument state = loaded.state();
         Listing listing = list(state);
         if (listing.throttledUntil() != null && act && !context.dryRun()) {
             state = state.throttle(listing.throttledUntil());
         }
-        PlanResult result = context.planner().plan(new PoolState(pool.config(), view.jobsOf(pool.name()),
-                view.vmsOf(pool.name()), view.drainsOf(pool.name()), view.powerRequestsOf(pool.name()),
-                listing.instances(), pool.provider().canCreate(), pool.provider().spot(), view.poolOfNode(),
-                view.agentReadAt().get(pool.name()), state, now));
+        return new Preparation(new Prepared(loaded, state, listing.instances()), null);
+    }
+
+    /** The planner's view of the pool, with these jobs and nodes as its share. */
+    PoolState stateFor(Prepared prepared, List<JobDocument> jobs, List<VmDocument> vms, String fallback,
+            ScalerStateDocument state) {
+        return new PoolState(pool.config(), jobs, vms, view.drainsOf(pool.name()),
+                view.powerRequestsOf(pool.name()), prepared.instances(), pool.provider().canCreate(),
+                pool.provider().spot(), view.poolOfNode(), view.agentReadAt().get(pool.name()), state, now, fallback);
+    }
+
+    /** Plans with these jobs and nodes and, unless only planning, acts and records. */
+    Finished finish(Prepared prepared, List<JobDocument> jobs, List<VmDocument> vms, String fallback)
+            throws InterruptedException {
+        pool.warnOnceIfNodesDiffer(vms);
+        PlanResult result = context.planner().plan(stateFor(prepared, jobs, vms, fallback, prepared.state()));
         String problem = result.plan().instancesKnown() ? null
                 : "its instances could not be listed: " + result.plan().instancesUnknownBecause();
         if (!act) {
-            return new PoolOutcome(pool.name(), result.plan(), List.of(), problem);
+            return new Finished(new PoolOutcome(pool.name(), result.plan(), List.of(), problem), result,
+                    result.state());
         }
-        Actuation actuation = new Actuation(pool, result.plan(), now, context, result.state(), loaded);
+        Actuation actuation = new Actuation(pool, result.plan(), now, context, result.state(), prepared.loaded());
         List<ScalerEvent> events = actuation.run();
         context.events().endPoolCycle(pool.name());
-        return new PoolOutcome(pool.name(), result.plan(), events, problem != null ? problem : actuation.problem());
+        return new Finished(new PoolOutcome(pool.name(), result.plan(), events,
+                problem != null ? problem : actuation.problem()), result, actuation.state());
     }
 
     private record Listing(InstanceList instances, Instant throttledUntil) {

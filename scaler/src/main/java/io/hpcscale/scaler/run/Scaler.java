@@ -12,10 +12,13 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
@@ -27,7 +30,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The scaler's cycle: take or renew the lease (a standby does nothing), read the documents once, and run each pool's
  * part (read its state, list, plan, act, record) on the executor, so that one pool's slow operation does not hold
- * up the others. A pool whose previous part is still running is not planned again until it ends.
+ * up the others. A pool whose previous part is still running is not planned again until it ends. A pool and its
+ * fallbacks are one part ({@link GroupCycle}): they share one queue's jobs.
  */
 public final class Scaler {
     private static final Logger log = LoggerFactory.getLogger(Scaler.class);
@@ -43,10 +47,11 @@ public final class Scaler {
             ActionGate gate, CloudThrottles throttles, Executor executor, Clock clock, boolean dryRun) {
     }
 
-    private record InFlight(CompletableFuture<PoolOutcome> outcome, Instant since) {
+    private record InFlight(CompletableFuture<List<PoolOutcome>> outcomes, Instant since) {
     }
 
     private final List<PoolRuntime> pools;
+    private final List<List<PoolRuntime>> groups;
     private final Wiring wiring;
     private final CycleContext context;
     private final Map<String, InFlight> inFlight = new LinkedHashMap<>();
@@ -55,6 +60,7 @@ public final class Scaler {
 
     public Scaler(List<PoolRuntime> pools, Wiring wiring) {
         this.pools = List.copyOf(pools);
+        this.groups = groups(this.pools);
         this.wiring = wiring;
         this.context = new CycleContext(wiring.store(), new ScalerStateStore(wiring.store()), wiring.planner(),
                 wiring.events(), wiring.gate(), wiring.throttles(), wiring.dryRun());
@@ -103,7 +109,7 @@ public final class Scaler {
         for (Map.Entry<String, InFlight> entry : List.copyOf(inFlight.entrySet())) {
             Duration left = Duration.between(wiring.clock().instant(), deadline);
             try {
-                entry.getValue().outcome().get(Math.max(0, left.toMillis()), TimeUnit.MILLISECONDS);
+                entry.getValue().outcomes().get(Math.max(0, left.toMillis()), TimeUnit.MILLISECONDS);
             } catch (TimeoutException e) {
                 log.warn("pool={} its operation begun at {} did not finish within the shutdown grace of {}s",
                         entry.getKey(), entry.getValue().since(), grace.toSeconds());
@@ -158,24 +164,26 @@ public final class Scaler {
             log.warn("cycle skipped: the store cannot be read, so nothing is planned: {}", e.getMessage());
             return new CycleOutcome(now, lease, List.of(), "store: " + e.getMessage());
         }
-        Map<String, CompletableFuture<PoolOutcome>> started = new LinkedHashMap<>();
+        Map<List<PoolRuntime>, CompletableFuture<List<PoolOutcome>>> started = new LinkedHashMap<>();
         List<PoolOutcome> outcomes = new ArrayList<>();
-        for (PoolRuntime pool : pools) {
-            InFlight running = act ? inFlight.get(pool.name()) : null;
-            if (running != null && !running.outcome().isDone()) {
-                outcomes.add(busy(pool, running.since(), now));
+        for (List<PoolRuntime> group : groups) {
+            String key = group.get(0).name();
+            InFlight running = act ? inFlight.get(key) : null;
+            if (running != null && !running.outcomes().isDone()) {
+                group.forEach(pool -> outcomes.add(busy(pool, running.since(), now)));
                 continue;
             }
-            PoolCycle part = new PoolCycle(pool, view, now, act, context);
-            CompletableFuture<PoolOutcome> outcome = new CompletableFuture<>();
-            started.put(pool.name(), outcome);
+            GroupCycle part = new GroupCycle(group.stream().map(p -> new PoolCycle(p, view, now, act, context))
+                    .toList(), view, now, context);
+            CompletableFuture<List<PoolOutcome>> outcome = new CompletableFuture<>();
+            started.put(group, outcome);
             if (act) {
-                inFlight.put(pool.name(), new InFlight(outcome, now));
+                inFlight.put(key, new InFlight(outcome, now));
             }
-            wiring.executor().execute(() -> complete(outcome, part, pool));
+            wiring.executor().execute(() -> complete(outcome, part, group));
         }
-        for (Map.Entry<String, CompletableFuture<PoolOutcome>> entry : started.entrySet()) {
-            outcomes.add(await(entry.getKey(), entry.getValue(), waitAtMost, now));
+        for (Map.Entry<List<PoolRuntime>, CompletableFuture<List<PoolOutcome>>> entry : started.entrySet()) {
+            outcomes.addAll(await(entry.getKey(), entry.getValue(), waitAtMost));
         }
         if (act && !wiring.dryRun()) {
             purgeExpiredEvents(now);
@@ -211,27 +219,54 @@ public final class Scaler {
         }
     }
 
-    private static void complete(CompletableFuture<PoolOutcome> outcome, PoolCycle part, PoolRuntime pool) {
+    /**
+     * Each pool with its fallbacks, in order ({@link io.hpcscale.scaler.pool.PoolConfig#fallbacks}); every other
+     * pool alone. A group is planned and acted on as one part, its pools one after the other.
+     */
+    private static List<List<PoolRuntime>> groups(List<PoolRuntime> pools) {
+        Map<String, PoolRuntime> byName = new LinkedHashMap<>();
+        pools.forEach(p -> byName.put(p.name(), p));
+        Set<String> fallbacks = new HashSet<>();
+        pools.forEach(p -> fallbacks.addAll(p.config().fallbacks()));
+        List<List<PoolRuntime>> groups = new ArrayList<>();
+        for (PoolRuntime pool : pools) {
+            if (fallbacks.contains(pool.name())) {
+                continue;
+            }
+            List<PoolRuntime> group = new ArrayList<>();
+            group.add(pool);
+            pool.config().fallbacks().stream().map(byName::get).filter(Objects::nonNull)
+                    .forEach(group::add);
+            groups.add(List.copyOf(group));
+        }
+        return List.copyOf(groups);
+    }
+
+    private static void complete(CompletableFuture<List<PoolOutcome>> outcome, GroupCycle part,
+            List<PoolRuntime> group) {
         try {
             outcome.complete(part.run());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            outcome.complete(new PoolOutcome(pool.name(), null, List.of(), "interrupted"));
+            outcome.complete(group.stream().map(p -> new PoolOutcome(p.name(), null, List.of(), "interrupted"))
+                    .toList());
         } catch (RuntimeException e) {
-            log.error("pool={} its cycle failed unexpectedly; the next cycle tries again", pool.name(), e);
-            outcome.complete(new PoolOutcome(pool.name(), null, List.of(), "unexpected failure: " + e));
+            log.error("pool={} its cycle failed unexpectedly; the next cycle tries again", group.get(0).name(), e);
+            outcome.complete(group.stream().map(p -> new PoolOutcome(p.name(), null, List.of(),
+                    "unexpected failure: " + e)).toList());
         }
     }
 
-    private PoolOutcome await(String pool, CompletableFuture<PoolOutcome> outcome, Duration waitAtMost, Instant now)
-            throws InterruptedException {
+    private List<PoolOutcome> await(List<PoolRuntime> group, CompletableFuture<List<PoolOutcome>> outcome,
+            Duration waitAtMost) throws InterruptedException {
         try {
             return waitAtMost == null ? outcome.get()
                     : outcome.get(Math.max(1, waitAtMost.toMillis()), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
-            return new PoolOutcome(pool, null, List.of(), null);
+            return group.stream().map(p -> new PoolOutcome(p.name(), null, List.of(), null)).toList();
         } catch (ExecutionException e) {
-            return new PoolOutcome(pool, null, List.of(), "unexpected failure: " + e.getCause());
+            return group.stream().map(p -> new PoolOutcome(p.name(), null, List.of(), "unexpected failure: "
+                    + e.getCause())).toList();
         }
     }
 

@@ -36,6 +36,7 @@ final class PoolStateBuilder {
     boolean countHeld = false;
     boolean canCreate = false;
     boolean spot = false;
+    String fallback;
     Instant agentReadAt = NOW.minusSeconds(30);
     ScalerStateDocument state = ScalerStateDocument.empty("p");
     InstanceList unknown;
@@ -132,7 +133,7 @@ final class PoolStateBuilder {
 
     PoolState build() {
         return new PoolState(config(), jobs, vms, drains, powerRequests, unknown != null ? unknown : InstanceList.of(instances),
-                canCreate, spot, poolOfNode, agentReadAt, state, NOW);
+                canCreate, spot, poolOfNode, agentReadAt, state, NOW, fallback);
     }
 
     PlanResult plan() {
