@@ -16,6 +16,7 @@ import io.hpcscale.common.config.ConfigLoader;
 import io.hpcscale.common.config.Settings;
 import io.hpcscale.common.exec.CommandResult;
 import io.hpcscale.common.exec.CommandRunner;
+import io.hpcscale.common.exec.FakeCommandRunner;
 import io.hpcscale.common.model.Chunk;
 import io.hpcscale.common.model.JobState;
 import io.hpcscale.common.model.Placement;
@@ -40,13 +41,12 @@ class AgentBenchmark {
     @TempDir
     Path dir;
 
-    /** Answers qstat and pbsnodes with prepared output, without copying it. */
+    /** Answers qstat and pbsnodes with prepared output, streamed to the reader without being copied. */
     private static CommandRunner prepared(byte[] queues, byte[] jobs, byte[] nodes) {
-        return command -> {
-            List<String> argv = command.argv();
-            byte[] out = argv.get(0).equals("pbsnodes") ? nodes : argv.contains("-Q") ? queues : jobs;
-            return new CommandResult(command, out, "", Duration.ZERO);
-        };
+        return new FakeCommandRunner()
+                .answering(List.of("pbsnodes"), c -> new CommandResult(c, nodes, "", Duration.ZERO))
+                .answering(List.of("qstat", "-Q"), c -> new CommandResult(c, queues, "", Duration.ZERO))
+                .answering(List.of("qstat", "-f"), c -> new CommandResult(c, jobs, "", Duration.ZERO));
     }
 
     private static Map<String, String> poolSettings() {
