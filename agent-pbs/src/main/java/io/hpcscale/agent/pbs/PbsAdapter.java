@@ -10,14 +10,15 @@ import io.hpcscale.common.exec.CommandLine;
 import io.hpcscale.common.exec.CommandRunner;
 import io.hpcscale.common.exec.StreamedResult;
 import java.time.ZoneId;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
  * PBS Professional / OpenPBS through its commands: {@code pbsnodes -a -F json}, {@code qstat -Q -f -F json} and
- * {@code qstat -f -t -F json} to read, each read as it is printed; {@code pbsnodes -o -C "hpcscale: ..."} to drain
- * and {@code pbsnodes -r} to return a node.
+ * {@code qstat -f -t -F json} to read, each read as it is printed; {@code qstat -Q -f -F json} alone for the quick
+ * check between reads; {@code pbsnodes -o -C "hpcscale: ..."} to drain and {@code pbsnodes -r} to return a node.
  */
 public final class PbsAdapter implements SchedulerAdapter {
     private final SchedulerCommandRunner runner;
@@ -44,6 +45,16 @@ public final class PbsAdapter implements SchedulerAdapter {
         PbsOutputParser.Jobs jobs = runner.read(listJobs, output -> parser.jobs(output, listJobs.display(), queues))
                 .value();
         return new SchedulerSnapshot(jobs.jobs(), nodes.nodes(), jobs.unreadable(), nodes.unreadable());
+    }
+
+    /**
+     * Each queue's {@code total_jobs} and {@code state_count}, and whether it is stopped: PBS answers
+     * {@code qstat -Q} from memory, and any job queued, started, finished or moved changes it.
+     */
+    @Override
+    public Optional<String> quickSignature() throws SchedulerReadException, InterruptedException {
+        return Optional.of(queues().stream().sorted(Comparator.comparing(PbsQueue::name)).map(PbsQueue::signature)
+                .collect(Collectors.joining("; ")));
     }
 
     private PbsOutputParser.Nodes nodes() throws SchedulerReadException, InterruptedException {

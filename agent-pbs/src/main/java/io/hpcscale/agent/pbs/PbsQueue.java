@@ -8,4 +8,9 @@ package io.hpcscale.agent.pbs;
  * @param stateCount its {@code state_count}: how many of its jobs are in each state, as PBS prints it
  */
 record PbsQueue(String name, boolean stopped, String totalJobs, String stateCount) {
+
+    /** What changes when a job of the queue is queued, starts, ends or moves, or the queue is stopped or started. */
+    String signature() {
+        return name + " total_jobs=" + totalJobs + " state_count=" + stateCount + (stopped ? " stopped" : "");
+    }
 }

@@ -30,8 +30,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Slurm through its commands: {@code sinfo} and {@code squeue} to read (as JSON, or pipe-separated on Slurm without
- * {@code --json}), each read as it is printed; {@code scontrol update state=drain reason="hpcscale: ..."} to drain
- * and {@code state=resume} to return a node. With format {@code auto}, the first read probes {@code sinfo --json} and keeps what it learns.
+ * {@code --json}), each read as it is printed; {@code sdiag} for the quick check between reads;
+ * {@code scontrol update state=drain reason="hpcscale: ..."} to drain and {@code state=resume} to return a node. With format {@code auto}, the first read probes {@code sinfo --json} and keeps what it learns.
  */
 public final class SlurmAdapter implements SchedulerAdapter {
     private static final Logger log = LoggerFactory.getLogger(SlurmAdapter.class);
@@ -73,6 +73,24 @@ public final class SlurmAdapter implements SchedulerAdapter {
         SlurmReadResult<SlurmJob> jobs = format == Format.JSON ? jobsFromJson() : jobsFromPipes();
         skipped.endRead();
         return snapshot(jobs, nodes);
+    }
+
+    /**
+     * slurmctld's job counters, from {@code sdiag}: a single small request that slurmctld answers from memory,
+     * where even {@code squeue -t PENDING} has it pack every job. Any job submitted, started, completed, cancelled,
+     * failed or requeued changes them; a hold or a release alone waits for the next full read.
+     */
+    @Override
+    public Optional<String> quickSignature() throws SchedulerReadException, InterruptedException {
+        CommandLine statistics = commands.statistics();
+        return Optional.of(runner.read(statistics, output -> {
+            try {
+                return SdiagCounters.read(lines(output));
+            } catch (IllegalArgumentException e) {
+                throw new SchedulerReadException("`" + statistics.display() + "` printed no job counters ("
+                        + e.getMessage() + "); is it Slurm's sdiag (setting " + SlurmCommands.SDIAG_SETTING + ")?");
+            }
+        }).value());
     }
 
     /** The partitions of each node sinfo lists: enough to map nodes to pools, without reading every job. */

@@ -51,7 +51,7 @@ class SlurmCommandFailuresTest {
         CommandLimits limits = new CommandLimits(Duration.ofSeconds(1), "agent.commandTimeout", 64 << 20,
                 "agent.commandMaxOutput");
         SlurmAdapter adapter = new SlurmAdapter(new ZtExecCommandRunner(), new SlurmCommands(squeue, sinfo.toString(),
-                "scontrol", null, limits), SlurmAdapter.Format.JSON, ZoneOffset.UTC);
+                "scontrol", "sdiag", null, limits), SlurmAdapter.Format.JSON, ZoneOffset.UTC);
         return new Agent(adapter, new DocumentStore(store),
                 new PoolMap(Map.of("batch", "batch", "debug", "debug", "cloud", "cloud"), Map.of()), "head", "t");
     }

@@ -34,7 +34,8 @@ import org.junit.jupiter.api.Test;
 class SlurmReadingTest {
     private static final CommandLimits LIMITS = new CommandLimits(Duration.ofSeconds(5), "agent.commandTimeout",
             64 << 20, "agent.commandMaxOutput");
-    private static final SlurmCommands COMMANDS = new SlurmCommands("squeue", "sinfo", "scontrol", null, LIMITS);
+    private static final SlurmCommands COMMANDS = new SlurmCommands("squeue", "sinfo", "scontrol", "sdiag", null,
+            LIMITS);
 
     private final FakeCommandRunner runner = new FakeCommandRunner();
 
