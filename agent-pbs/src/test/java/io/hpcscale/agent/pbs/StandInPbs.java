@@ -11,7 +11,8 @@ import java.util.List;
  * Stand-in {@code qstat} and {@code pbsnodes} executables in a directory to put first on the PATH. They print
  * fixture files, record their arguments in {@code calls.log}, and keep offline marks the way a PBS server would:
  * {@code pbsnodes -o -C comment node} makes later {@code pbsnodes -a} output show the node offline with the comment,
- * {@code pbsnodes -r} clears it. {@code qstat} can be made to fail, hang or print garbage, and {@code qstat -Q} to fail.
+ * {@code pbsnodes -r} clears it. {@code qstat} can be made to fail, hang or print garbage, and {@code qstat -Q} to
+ * fail.
  */
 final class StandInPbs {
     private final Path dir;

@@ -31,7 +31,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Slurm through its commands: {@code sinfo} and {@code squeue} to read (as JSON, or pipe-separated on Slurm without
  * {@code --json}), each read as it is printed; {@code sdiag} for the quick check between reads;
- * {@code scontrol update state=drain reason="hpcscale: ..."} to drain and {@code state=resume} to return a node. With format {@code auto}, the first read probes {@code sinfo --json} and keeps what it learns.
+ * {@code scontrol update state=drain reason="hpcscale: ..."} to drain and {@code state=resume} to return a node.
+ * With format {@code auto}, the first read probes {@code sinfo --json} and keeps what it learns.
  */
 public final class SlurmAdapter implements SchedulerAdapter {
     private static final Logger log = LoggerFactory.getLogger(SlurmAdapter.class);

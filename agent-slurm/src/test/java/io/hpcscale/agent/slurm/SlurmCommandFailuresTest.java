@@ -86,7 +86,8 @@ class SlurmCommandFailuresTest {
 
         Files.writeString(dir.resolve("squeue.json"), steady);
         String sinfo = moment(STEADY, "sinfo-json", ".json");
-        Files.writeString(dir.resolve("sinfo.json"), sinfo.substring(0, sinfo.indexOf("\"nodes\"")) + "\"nodes\": null}");
+        Files.writeString(dir.resolve("sinfo.json"),
+                sinfo.substring(0, sinfo.indexOf("\"nodes\"")) + "\"nodes\": null}");
         CycleReport nodes = agent.runOnce(clock.instant().plusSeconds(240));
         assertTrue(nodes.error().contains("\"nodes\" should hold an array but holds null"), nodes.error());
         assertEquals(19, store.queryByType(DocumentType.JOBS).size());
@@ -99,7 +100,8 @@ class SlurmCommandFailuresTest {
         Agent agent = agent(squeue.toString());
         Files.writeString(dir.resolve("squeue.json"), moment(STEADY, "squeue-json", ".json").replaceFirst(
                 "\"jobs\": \\[", "\"jobs\": [5, {\"job_id\": \"\", \"job_state\": \"PENDING\"}, {\"job_id\": 99, "
-                        + "\"job_state\": \"PENDING\", \"partition\": \"batch\", \"submit_time\": 99999999999999999},"));
+                        + "\"job_state\": \"PENDING\", \"partition\": \"batch\", "
+                        + "\"submit_time\": 99999999999999999},"));
         String sinfo = moment(STEADY, "sinfo-json", ".json");
         Files.writeString(dir.resolve("sinfo.json"), sinfo.replaceFirst("\"nodes\": \\[",
                 "\"nodes\": [{\"name\": \"\", \"state\": \"idle\"}, [], "));

@@ -187,8 +187,8 @@ class ZtExecCommandRunnerTest {
 
     @Test
     void aFailedCommandIsReportedRatherThanTheReadersVerdictOnItsCutShortOutput() {
-        assertThrows(CommandFailedException.class, () -> runner.run(command(LIMITS, "sh", "-c", "printf '{\"Jobs\"'; exit 2"),
-                stdout -> {
+        assertThrows(CommandFailedException.class, () -> runner.run(
+                command(LIMITS, "sh", "-c", "printf '{\"Jobs\"'; exit 2"), stdout -> {
                     stdout.readAllBytes();
                     throw new Unreadable("the object is not closed");
                 }));

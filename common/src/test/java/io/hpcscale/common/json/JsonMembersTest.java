@@ -125,7 +125,8 @@ class JsonMembersTest {
     void aSectionOfTheWrongTypeIsUnreadable() {
         for (String value : List.of("[]", "null", "\"none\"", "0")) {
             MalformedJsonException e = assertThrows(MalformedJsonException.class,
-                    () -> entries("{\"pbs_server\": \"s\", \"Jobs\": " + value + "}", "Jobs", JsonMembers.Shape.OBJECT));
+                    () -> entries("{\"pbs_server\": \"s\", \"Jobs\": " + value + "}", "Jobs",
+                            JsonMembers.Shape.OBJECT));
             assertTrue(e.getMessage().startsWith("\"Jobs\" should hold an object but holds "), e.getMessage());
         }
         MalformedJsonException e = assertThrows(MalformedJsonException.class,
