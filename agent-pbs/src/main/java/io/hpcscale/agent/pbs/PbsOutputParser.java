@@ -4,6 +4,7 @@ import io.hpcscale.common.agent.SchedulerJob;
 import io.hpcscale.common.agent.SchedulerNode;
 import io.hpcscale.common.agent.SchedulerReadException;
 import io.hpcscale.common.agent.UnreadableEntryLog;
+import io.hpcscale.common.json.EntryCache;
 import io.hpcscale.common.json.JsonMembers;
 import io.hpcscale.common.json.MalformedJsonException;
 import java.io.IOException;
@@ -20,7 +21,8 @@ import java.util.Set;
  * Reads the outputs of {@code qstat -f -t -F json}, {@code pbsnodes -a -F json} and {@code qstat -Q -f -F json} as
  * they are printed. Each job, node and queue is parsed on its own: one that cannot be read is skipped and named in
  * one log line (repeated only if it goes away and comes back), and every other one is kept. Output that is not a PBS
- * JSON document at all, or whose jobs, nodes or queues are not a JSON object, fails the read.
+ * JSON document at all, or whose jobs, nodes or queues are not a JSON object, fails the read. A job or node printed
+ * exactly as at the last read is not parsed again.
  */
 final class PbsOutputParser {
     private static final Set<String> HEADER_KEYS = Set.of("pbs_version", "pbs_server", "timestamp");
@@ -29,6 +31,8 @@ final class PbsOutputParser {
     private final PbsNodeParser nodeParser = new PbsNodeParser();
     private final PbsQueueParser queueParser = new PbsQueueParser();
     private final UnreadableEntryLog skipped = new UnreadableEntryLog();
+    private final EntryCache<Optional<SchedulerJob>> parsedJobs = new EntryCache<>();
+    private final EntryCache<PbsNodeParser.PbsNode> parsedNodes = new EntryCache<>();
 
     PbsOutputParser(ZoneId serverZone) {
         this.jobParser = new PbsJobParser(serverZone);
@@ -46,12 +50,15 @@ final class PbsOutputParser {
     Jobs jobs(InputStream output, String command, PbsQueues queues) throws IOException, SchedulerReadException {
         List<SchedulerJob> jobs = new ArrayList<>();
         Set<String> unreadable = new HashSet<>();
+        parsedJobs.beginRead(queues);
         read(output, "Jobs", command, new Entries("job", unreadable) {
             @Override
             void parse(String id, byte[] text, int offset, int length) throws IOException {
-                jobParser.parse(id, text, offset, length, queues).ifPresent(jobs::add);
+                parsedJobs.get(id, text, offset, length, (t, o, l) -> jobParser.parse(id, t, o, l, queues))
+                        .ifPresent(jobs::add);
             }
         });
+        parsedJobs.endRead();
         skipped.endRead();
         return new Jobs(jobs, unreadable);
     }
@@ -67,14 +74,17 @@ final class PbsOutputParser {
         List<SchedulerNode> nodes = new ArrayList<>();
         List<QueueSharing.NodeSharing> sharing = new ArrayList<>();
         Set<String> unreadable = new HashSet<>();
+        parsedNodes.beginRead(null);
         read(first, "nodes", command, new Entries("node", unreadable) {
             @Override
             void parse(String name, byte[] text, int offset, int length) throws IOException {
-                PbsNodeParser.PbsNode node = nodeParser.parse(name, text, offset, length);
+                PbsNodeParser.PbsNode node = parsedNodes.get(name, text, offset, length,
+                        (t, o, l) -> nodeParser.parse(name, t, o, l));
                 nodes.add(node.node());
                 sharing.add(new QueueSharing.NodeSharing(node.node().queues(), node.sharing()));
             }
         });
+        parsedNodes.endRead();
         return Optional.of(new Nodes(nodes, unreadable, QueueSharing.of(sharing)));
     }
 

@@ -168,6 +168,17 @@ class PbsFixturesTest {
     }
 
     @Test
+    void aJobReadUnchangedFollowsItsQueueBeingStoppedAndStarted() throws Exception {
+        for (Set<String> stopped : List.of(Set.<String>of(), Set.of("gpuq"), Set.<String>of())) {
+            PbsOutputParser.Jobs jobs = parser.jobs(stream(Fixtures.bytes(Fixtures.CLOUD_JOBS)), "qstat",
+                    new PbsQueues(stopped, QueueSharing.none()));
+            SchedulerJob gpu = jobs.jobs().stream().filter(j -> j.id().equals("4721.pbsserver")).findFirst()
+                    .orElseThrow();
+            assertEquals(stopped.isEmpty() ? JobState.Queued : JobState.Hold, gpu.state(), stopped.toString());
+        }
+    }
+
+    @Test
     void repairsBareNumbersWithLeadingZerosAndManyDigits() throws Exception {
         PbsOutputParser.Jobs jobs = jobsOf(parser, Fixtures.text(Fixtures.MALFORMED_JOBS));
         assertTrue(jobs.unreadable().isEmpty());
@@ -222,7 +233,8 @@ class PbsFixturesTest {
         String header = "{\"timestamp\":1,\"pbs_version\":\"2022.1.7\",\"pbs_server\":\"s\",";
         for (String value : List.of("[]", "null", "\"\"")) {
             List<SchedulerReadException> failures = List.of(
-                    assertThrows(SchedulerReadException.class, () -> jobsOf(parser, header + "\"Jobs\":" + value + "}")),
+                    assertThrows(SchedulerReadException.class,
+                            () -> jobsOf(parser, header + "\"Jobs\":" + value + "}")),
                     assertThrows(SchedulerReadException.class, () -> nodesOf(header + "\"nodes\":" + value + "}")),
                     assertThrows(SchedulerReadException.class,
                             () -> parser.queues(stream(header + "\"Queue\":" + value + "}"), "qstat -Q -f -F json")));

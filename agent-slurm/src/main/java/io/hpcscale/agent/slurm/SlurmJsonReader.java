@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.hpcscale.common.agent.EpochSeconds;
 import io.hpcscale.common.agent.SchedulerReadException;
 import io.hpcscale.common.agent.UnreadableEntryLog;
+import io.hpcscale.common.json.EntryCache;
 import io.hpcscale.common.json.JsonMembers;
 import io.hpcscale.common.json.LenientJson;
 import io.hpcscale.common.json.MalformedJsonException;
@@ -26,7 +27,8 @@ import java.util.function.Function;
  * Reads {@code squeue --json} and {@code sinfo --json} of the OpenAPI data formats v0.0.37 (Slurm 21.08) and
  * v0.0.38 (Slurm 22.05). Any other format is refused with a message saying so, rather than misread: later formats
  * changed the shape of numbers and states. The output is read as it is printed, and each job and node is parsed on
- * its own, so one that cannot be read is skipped and named, and all others are kept. A {@code jobs} or {@code nodes}
+ * its own, so one that cannot be read is skipped and named, and all others are kept; one printed exactly as at the
+ * last read is not parsed again. A {@code jobs} or {@code nodes}
  * that is not a JSON array fails the read: it is not an empty cluster.
  */
 final class SlurmJsonReader {
@@ -36,6 +38,8 @@ final class SlurmJsonReader {
     private static final JsonMapper JSON = LenientJson.mapper();
 
     private final UnreadableEntryLog log;
+    private final EntryCache<List<SlurmJob>> parsedJobs = new EntryCache<>();
+    private final EntryCache<List<SlurmNode>> parsedNodes = new EntryCache<>();
 
     SlurmJsonReader(UnreadableEntryLog log) {
         this.log = log;
@@ -50,11 +54,12 @@ final class SlurmJsonReader {
     }
 
     Read<SlurmJob> jobs(InputStream output, String command) throws IOException, SchedulerReadException {
-        return read(output, command, new Entries<>("jobs", "job", "job_id", SlurmJsonReader::job));
+        return read(output, command, new Entries<>("jobs", "job", "job_id", parsedJobs, SlurmJsonReader::job));
     }
 
     Read<SlurmNode> nodes(InputStream output, String command) throws IOException, SchedulerReadException {
-        return read(output, command, new Entries<>("nodes", "node", "name", json -> List.of(node(json))));
+        return read(output, command, new Entries<>("nodes", "node", "name", parsedNodes,
+                json -> List.of(node(json))));
     }
 
     /**
@@ -64,6 +69,7 @@ final class SlurmJsonReader {
     private <T> Read<T> read(InputStream output, String command, Entries<T> entries)
             throws IOException, SchedulerReadException {
         List<String> keys;
+        entries.parsed.beginRead(null);
         try {
             keys = JsonMembers.read(output, List.of(
                     new JsonMembers.Section("meta", JsonMembers.Shape.OBJECT, entries.meta),
@@ -96,7 +102,8 @@ final class SlurmJsonReader {
             throw new SchedulerReadException("`" + command + "` printed no \"" + entries.key + "\" list; nothing was "
                     + "changed");
         }
-        return new Read<>(new SlurmReadResult<>(entries.parsed, entries.unreadable),
+        entries.parsed.endRead();
+        return new Read<>(new SlurmReadResult<>(entries.values, entries.unreadable),
                 format + " (Slurm " + entries.meta.release() + ")");
     }
 
@@ -160,17 +167,20 @@ final class SlurmJsonReader {
         final String key;
         final Meta meta = new Meta();
         final Errors errors = new Errors();
-        final List<T> parsed = new ArrayList<>();
+        final EntryCache<List<T>> parsed;
+        final List<T> values = new ArrayList<>();
         final Set<String> unreadable = new HashSet<>();
         private final String what;
         private final String idField;
         private final Function<JsonNode, List<T>> parse;
         private int count;
 
-        Entries(String key, String what, String idField, Function<JsonNode, List<T>> parse) {
+        Entries(String key, String what, String idField, EntryCache<List<T>> parsed,
+                Function<JsonNode, List<T>> parse) {
             this.key = key;
             this.what = what;
             this.idField = idField;
+            this.parsed = parsed;
             this.parse = parse;
         }
 
@@ -184,16 +194,10 @@ final class SlurmJsonReader {
             if (refused()) {
                 return;
             }
-            JsonNode json = null;
             try {
-                json = JSON.readTree(JSON.createParser(text, offset, length));
-                if (json == null || !json.isObject()) {
-                    throw new IllegalArgumentException("the entry is not an object");
-                }
-                parsed.addAll(parse.apply(json));
+                values.addAll(parsed.get(null, text, offset, length, (t, o, l) -> parse.apply(object(t, o, l))));
             } catch (IOException | RuntimeException e) {
-                String id = json == null || json.path(idField).asText("").isBlank() ? "entry " + count
-                        : json.path(idField).asText();
+                String id = idOf(text, offset, length);
                 unreadable.add(id);
                 log.skipped(what, id, e);
             }
@@ -207,6 +211,24 @@ final class SlurmJsonReader {
             log.skipped(what, id, "it takes " + length + " bytes, more than the " + JsonMembers.MAX_ENTRY_BYTES
                     + " one entry may take");
         }
+
+        /** The id the entry gives itself, if it can be read that far; else its place in the list. */
+        private String idOf(byte[] text, int offset, int length) {
+            try {
+                String id = object(text, offset, length).path(idField).asText("");
+                return id.isBlank() ? "entry " + count : id;
+            } catch (IOException | RuntimeException e) {
+                return "entry " + count;
+            }
+        }
+    }
+
+    private static JsonNode object(byte[] text, int offset, int length) throws IOException {
+        JsonNode json = JSON.readTree(JSON.createParser(text, offset, length));
+        if (json == null || !json.isObject()) {
+            throw new IllegalArgumentException("the entry is not an object");
+        }
+        return json;
     }
 
     /** A job, or for a pending array with unexpanded tasks ({@code 4-6%4}), one job per task. */
