@@ -287,21 +287,19 @@ public final class JsonMembers {
                 }
                 if (c == '\\') {
                     escaped = true;
-                    if (p < end) {
-                        p++;
-                    } else {
+                    if (p == end) {
                         pos = p;
                         if (!fill()) {
-                            break;
+                            throw error("a string that starts at byte " + start + " is never closed");
                         }
-                        pos++;
                         b = buffer;
                         p = pos;
                         end = limit;
                     }
+                    p++;
                 }
             }
-            pos = Math.min(p, limit);
+            pos = p;
             if (!fill()) {
                 throw error("a string that starts at byte " + start + " is never closed");
             }

@@ -138,8 +138,11 @@ class JsonMembersTest {
     void failsOnOutputThatIsNotOneObject() {
         for (String text : List.of("", "   ", "qstat: cannot connect to server", "{\"Jobs\": {\"a\": {\"x\": 1}",
                 "{\"Jobs\": {}} trailing", "[1,2]", "{\"Jobs\": {\"a\": \"unterminated}}", "{\"Jobs\": {\"a\": }}",
-                "{\"Jobs\": {\"a\": 1,}}")) {
-            assertThrows(MalformedJsonException.class, () -> entries(text, "Jobs", JsonMembers.Shape.OBJECT), text);
+                "{\"Jobs\": {\"a\": 1,}}", "{\"Jobs\": {\"a\": \"cut after a backslash \\")) {
+            for (int piece : List.of(1, 1 << 20)) {
+                assertThrows(MalformedJsonException.class, () -> JsonMembers.read(trickling(text, piece),
+                        List.of(new JsonMembers.Section("Jobs", JsonMembers.Shape.OBJECT, new Collected()))), text);
+            }
         }
     }
 
