@@ -28,8 +28,8 @@ import java.util.function.Function;
  * v0.0.38 (Slurm 22.05). Any other format is refused with a message saying so, rather than misread: later formats
  * changed the shape of numbers and states. The output is read as it is printed, and each job and node is parsed on
  * its own, so one that cannot be read is skipped and named, and all others are kept; one printed exactly as at the
- * last read is not parsed again. A {@code jobs} or {@code nodes}
- * that is not a JSON array fails the read: it is not an empty cluster.
+ * last read is not parsed again. A {@code jobs} or {@code nodes} that is not a JSON array fails the read: it is not
+ * an empty cluster.
  */
 final class SlurmJsonReader {
     static final Set<String> FORMATS = Set.of("openapi/v0.0.37", "openapi/v0.0.38");
