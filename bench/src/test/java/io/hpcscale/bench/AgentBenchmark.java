@@ -16,6 +16,7 @@ import io.hpcscale.common.config.ConfigLoader;
 import io.hpcscale.common.config.Settings;
 import io.hpcscale.common.exec.CommandResult;
 import io.hpcscale.common.exec.CommandRunner;
+import io.hpcscale.common.exec.FakeCommandRunner;
 import io.hpcscale.common.model.Chunk;
 import io.hpcscale.common.model.JobState;
 import io.hpcscale.common.model.Placement;
@@ -33,23 +34,22 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The agent at 100,000 jobs and 10,000 nodes: cycle time and heap, and the store writes one cycle makes. */
 class AgentBenchmark {
-    private static final int JOBS = 100_000;
-    private static final int NODES = 10_000;
-    private static final int QUEUES = 10;
+    static final int JOBS = 100_000;
+    static final int NODES = 10_000;
+    static final int QUEUES = 10;
 
     @TempDir
     Path dir;
 
-    /** Answers qstat and pbsnodes with prepared output, without copying it. */
+    /** Answers qstat and pbsnodes with prepared output, streamed to the reader without being copied. */
     private static CommandRunner prepared(byte[] queues, byte[] jobs, byte[] nodes) {
-        return command -> {
-            List<String> argv = command.argv();
-            byte[] out = argv.get(0).equals("pbsnodes") ? nodes : argv.contains("-Q") ? queues : jobs;
-            return new CommandResult(command, out, "", Duration.ZERO);
-        };
+        return new FakeCommandRunner()
+                .answering(List.of("pbsnodes"), c -> new CommandResult(c, nodes, "", Duration.ZERO))
+                .answering(List.of("qstat", "-Q"), c -> new CommandResult(c, queues, "", Duration.ZERO))
+                .answering(List.of("qstat", "-f"), c -> new CommandResult(c, jobs, "", Duration.ZERO));
     }
 
-    private static Map<String, String> poolSettings() {
+    static Map<String, String> poolSettings() {
         Map<String, String> settings = new HashMap<>();
         for (int q = 0; q < QUEUES; q++) {
             settings.put("pool.workq" + q + ".queue", "workq" + q);
@@ -64,8 +64,8 @@ class AgentBenchmark {
         byte[] queues = "{\"timestamp\":1,\"pbs_version\":\"2022.1.7\",\"pbs_server\":\"pbsserver\",\"Queue\":{}}"
                 .getBytes();
         Settings settings = new ConfigLoader(ConfigCatalog.standard()).fromMap(poolSettings(), Component.PBS_AGENT);
-        SchedulerAdapter adapter = PbsAgentMain.definition().adapterFactory().create(settings,
-                prepared(queues, jobs, nodes));
+        CommandRunner runner = prepared(queues, jobs, nodes);
+        SchedulerAdapter adapter = PbsAgentMain.definition().adapterFactory().create(settings, runner);
         // The agent's default store: its documents live in the file, not in the agent's heap.
         try (SqliteClusterLoadStore store = new SqliteClusterLoadStore(dir.resolve("agent.db"),
                 Duration.ofSeconds(10), Clock.systemUTC())) {
@@ -76,28 +76,34 @@ class AgentBenchmark {
             assertEquals(JOBS, first.jobsRead());
 
             Measure.Timing read;
+            Measure.Timing readAnew;
             Measure.Timing cycle;
             double peak;
-            double retained;
+            double live;
             try (Measure.HeapWatch heap = Measure.watchHeap()) {
                 read = Measure.time(2, 7, adapter::read);
+                readAnew = Measure.time(2, 7, () -> PbsAgentMain.definition().adapterFactory().create(settings, runner)
+                        .read());
                 cycle = Measure.time(2, 7, () -> {
                     CycleReport report = agent.runOnce(Instant.now());
                     assertEquals(0, report.written().size(), "unchanged output writes no job or vm document");
                 });
                 peak = heap.peakMb();
-                retained = heap.retainedMb();
+                live = heap.liveMb();
             }
             Measure.report("machine: " + Measure.machine());
             Measure.report(String.format("agent: qstat -f -t -F json %.0f MB (%d jobs, 1%% with malformed numbers), "
                     + "pbsnodes -a -F json %.1f MB (%d nodes)", jobs.length / 1e6, JOBS, nodes.length / 1e6,
                     NODES));
-            Measure.report("agent: parse + normalize (adapter read): " + read);
-            Measure.report("agent: parse + normalize + map + diff (one cycle, output unchanged, SQLite store): "
-                    + cycle + " (goal: <= 1000 ms)");
-            Measure.report(String.format("agent: heap at most %.0f MB in use (garbage included), at most %.0f MB "
-                    + "retained after a collection, within -Xmx%d m (goal: <= 512 MB; the benchmark itself holds "
-                    + "the %.0f MB of command output)", peak, retained,
+            Measure.report("agent: read + parse + normalize (adapter read, output unchanged since the last read): "
+                    + read);
+            Measure.report("agent: read + parse + normalize with nothing known from an earlier read (a new "
+                    + "process's first read): " + readAnew);
+            Measure.report("agent: read + parse + normalize + map + diff (one cycle, output unchanged, SQLite store): "
+                    + cycle + " (goal: <= 350 ms)");
+            Measure.report(String.format("agent: heap at most %.0f MB in use (garbage included), %.0f MB live between "
+                    + "cycles (after a full collection), within -Xmx%d m; of both, the benchmark's own copy of the "
+                    + "command output is %.0f MB (AgentProcessBenchmark measures the agent's own process)", peak, live,
                     Runtime.getRuntime().maxMemory() / (1024 * 1024), (jobs.length + nodes.length) / 1e6));
         }
     }

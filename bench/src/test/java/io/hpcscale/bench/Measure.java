@@ -55,11 +55,10 @@ final class Measure {
         return new Timing(millis.get(millis.size() / 2), millis.get(0), millis.get(millis.size() - 1), runs);
     }
 
-    /** Heap in use around each collection, as the collector reports it, from {@link #watchHeap()} until closed. */
+    /** Heap in use before each collection, as the collector reports it, from {@link #watchHeap()} until closed. */
     static final class HeapWatch implements AutoCloseable {
         private final List<Runnable> removals = new ArrayList<>();
         private long mostBefore;
-        private long mostAfter;
 
         private HeapWatch() {
             for (GarbageCollectorMXBean collector : ManagementFactory.getGarbageCollectorMXBeans()) {
@@ -83,7 +82,6 @@ final class Measure {
             GcInfo info = GarbageCollectionNotificationInfo.from((CompositeData) notification.getUserData())
                     .getGcInfo();
             mostBefore = Math.max(mostBefore, used(info.getMemoryUsageBeforeGc()));
-            mostAfter = Math.max(mostAfter, used(info.getMemoryUsageAfterGc()));
         }
 
         private static long used(Map<String, MemoryUsage> pools) {
@@ -102,9 +100,13 @@ final class Measure {
                     / (1024.0 * 1024.0);
         }
 
-        /** The most heap left in use after a collection: what the work kept alive at its largest. */
-        synchronized double retainedMb() {
-            return mostAfter / (1024.0 * 1024.0);
+        /**
+         * The heap in use after a full collection, now: what the work keeps alive between its steps. (What is left
+         * after a young collection says nothing with the serial collector, whose old generation keeps its garbage.)
+         */
+        double liveMb() {
+            System.gc();
+            return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed() / (1024.0 * 1024.0);
         }
 
         @Override

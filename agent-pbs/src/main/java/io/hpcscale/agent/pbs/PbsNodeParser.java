@@ -2,6 +2,7 @@ package io.hpcscale.agent.pbs;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.hpcscale.common.agent.EpochSeconds;
 import io.hpcscale.common.agent.OfflineMarker;
 import io.hpcscale.common.agent.SchedulerNode;
 import io.hpcscale.common.json.LenientJson;
@@ -111,8 +112,7 @@ final class PbsNodeParser {
     }
 
     private static Instant lastUsed(JsonNode value) {
-        return value != null && value.canConvertToLong() && value.asLong() > 0
-                ? Instant.ofEpochSecond(value.asLong()) : null;
+        return value != null && value.canConvertToLong() ? EpochSeconds.toInstant(value.asLong()) : null;
     }
 
     private static String textOf(JsonNode value) {

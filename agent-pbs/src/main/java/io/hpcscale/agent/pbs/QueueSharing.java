@@ -9,11 +9,9 @@ import java.util.Map;
  * that serve the queue ({@code default_shared}, {@code default_excl}, {@code default_exclhost}, {@code ignore_excl},
  * {@code force_excl}, {@code force_exclhost}). When a queue's nodes disagree, the most common value wins.
  */
-final class QueueSharing {
-    private final Map<String, String> sharingByQueue;
-
-    private QueueSharing(Map<String, String> sharingByQueue) {
-        this.sharingByQueue = sharingByQueue;
+record QueueSharing(Map<String, String> sharingByQueue) {
+    QueueSharing {
+        sharingByQueue = Map.copyOf(sharingByQueue);
     }
 
     record NodeSharing(List<String> queues, String sharing) {

@@ -8,6 +8,7 @@ import io.hpcscale.common.agent.SchedulerCommandException;
 import io.hpcscale.common.agent.SchedulerReadException;
 import io.hpcscale.common.agent.SchedulerSnapshot;
 import io.hpcscale.common.exec.CommandLimits;
+import io.hpcscale.common.exec.CommandResult;
 import io.hpcscale.common.exec.FakeCommandRunner;
 import java.time.Duration;
 import java.time.ZoneOffset;
@@ -67,6 +68,26 @@ class PbsAdapterTest {
         SchedulerReadException e = assertThrows(SchedulerReadException.class, adapter::read);
         assertTrue(e.getMessage().contains("exited with status 2: qstat: cannot connect to server pbsserver"),
                 e.getMessage());
+    }
+
+    @Test
+    void aServerWithoutNodesPrintsNothingButSaysSoOnStderr() throws Exception {
+        runner.answering(List.of("/opt/pbs/bin/pbsnodes", "-a"), c -> new CommandResult(c, new byte[0],
+                        "pbsnodes: No nodes found\n", Duration.ZERO))
+                .printing(List.of("/opt/pbs/bin/qstat", "-Q"), Fixtures.text(Fixtures.CLOUD_QUEUES))
+                .printing(List.of("/opt/pbs/bin/qstat", "-f"), Fixtures.text(Fixtures.CLOUD_JOBS));
+        SchedulerSnapshot snapshot = adapter.read();
+        assertTrue(snapshot.nodes().isEmpty());
+        assertEquals(12, snapshot.jobs().size());
+    }
+
+    @Test
+    void pbsnodesPrintingNothingWithoutSayingWhyFailsTheRead() {
+        runner.answering(List.of("/opt/pbs/bin/pbsnodes", "-a"), c -> new CommandResult(c, new byte[0],
+                "pbsnodes: Server has no node list\n", Duration.ZERO));
+        SchedulerReadException e = assertThrows(SchedulerReadException.class, adapter::read);
+        assertTrue(e.getMessage().contains("`/opt/pbs/bin/pbsnodes -a -F json` printed nothing but: pbsnodes: Server "
+                + "has no node list; nothing was changed"), e.getMessage());
     }
 
     @Test

@@ -169,6 +169,51 @@ class PbsAgentEndToEndTest {
     }
 
     @Test
+    void jobsOrNodesOfTheWrongJsonTypeDeleteNothingAndRecordTheError() throws Exception {
+        assertEquals(0, once().exitCode());
+        Map<String, String> etags = jobAndVmEtags();
+        String header = "{\"timestamp\":1606173520,\"pbs_version\":\"2022.1.7\",\"pbs_server\":\"pbsserver\",";
+        pbs.write("jobs-as-array.json", header + "\"Jobs\":[]}");
+        pbs.qstatPrints("jobs-as-array.json");
+        String nodes = Fixtures.text(Fixtures.NODES);
+        for (String expected : List.of("\"Jobs\" should hold an object but holds an array",
+                "\"nodes\" should hold an object but holds an array")) {
+            AgentProcess.Result result = once();
+            assertEquals(1, result.exitCode(), result.stdout() + result.stderr());
+            assertTrue(result.stdout().contains("problem: ") && result.stdout().contains(expected), result.stdout());
+            assertFalse(result.stderr().contains("\tat "), "no stack trace for an expected condition");
+            assertEquals(etags, jobAndVmEtags(), "nothing written or deleted");
+            assertTrue(heartbeat().lastError().contains(expected), heartbeat().lastError());
+            pbs.qstatPrints("jobs.json");
+            pbs.write("nodes.json", header + "\"nodes\":[]}");
+        }
+        pbs.write("nodes.json", nodes);
+        assertEquals(0, once().exitCode());
+        assertNull(heartbeat().lastError());
+    }
+
+    @Test
+    void aBadJobOrNodeIsSkippedAndTheCycleCarriesOn() throws Exception {
+        assertEquals(0, once().exitCode());
+        pbs.write("jobs-with-bad-entries.json", Fixtures.text(Fixtures.CLOUD_JOBS).replaceFirst("\"Jobs\":\\{",
+                "\"Jobs\":{\"\":{\"job_state\":\"Q\",\"queue\":\"pinta00\"}, \"9001.pbsserver\":5,"));
+        pbs.qstatPrints("jobs-with-bad-entries.json");
+        pbs.write("nodes.json", Fixtures.text(Fixtures.NODES)
+                .replace("\"last_used_time\":1606160000", "\"last_used_time\":99999999999999999")
+                .replaceFirst("\"nodes\":\\{", "\"nodes\":{\"\":{\"state\":\"free\"},"));
+        AgentProcess.Result result = once();
+        assertEquals(0, result.exitCode(), result.stdout() + result.stderr());
+        assertTrue(result.stdout().contains("read 12 jobs and 6 nodes"), result.stdout());
+        assertTrue(result.stderr().contains("skipping job 9001.pbsserver") && result.stderr().contains(
+                "skipping node : it cannot be read (its name is empty)"), result.stderr());
+        assertFalse(result.stderr().contains("\tat "), result.stderr());
+        assertNull(heartbeat().lastError());
+        assertEquals(12, store.queryByType(DocumentType.JOBS).size());
+        assertTrue(vm("pinta007y000001").lastBusyAt().isBefore(Instant.now()),
+                "a last_used_time beyond any date is taken as no time");
+    }
+
+    @Test
     void drainsARequestedNodeAndReturnsItWhenTheRequestIsWithdrawn() throws Exception {
         assertEquals(0, once().exitCode());
         Instant requestedAt = Instant.now();

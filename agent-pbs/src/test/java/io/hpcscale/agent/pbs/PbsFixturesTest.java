@@ -13,6 +13,9 @@ import io.hpcscale.common.model.Chunk;
 import io.hpcscale.common.model.JobState;
 import io.hpcscale.common.model.NodeJobStatus;
 import io.hpcscale.common.model.Placement;
+import io.hpcscale.common.json.JsonMembers;
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -27,21 +30,36 @@ import org.junit.jupiter.api.Test;
 class PbsFixturesTest {
     private final PbsOutputParser parser = new PbsOutputParser(ZoneOffset.UTC);
 
-    private PbsOutputParser.Nodes nodes() throws SchedulerReadException {
-        return parser.nodes(Fixtures.bytes(Fixtures.NODES), "", "pbsnodes -a -F json");
+    private static InputStream stream(byte[] output) {
+        return new ByteArrayInputStream(output);
     }
 
-    private Map<String, SchedulerJob> cloudJobs() throws SchedulerReadException {
-        PbsQueues queues = new PbsQueues(parser.stoppedQueues(Fixtures.bytes(Fixtures.CLOUD_QUEUES), "qstat -Q"),
-                nodes().sharing());
-        PbsOutputParser.Jobs jobs = parser.jobs(Fixtures.bytes(Fixtures.CLOUD_JOBS), "qstat", queues);
+    private static InputStream stream(String output) {
+        return stream(output.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private PbsOutputParser.Nodes nodes() throws Exception {
+        return nodesOf(Fixtures.text(Fixtures.NODES));
+    }
+
+    private PbsOutputParser.Nodes nodesOf(String text) throws Exception {
+        return parser.nodes(stream(text), "pbsnodes -a -F json").orElseThrow();
+    }
+
+    private Set<String> stoppedQueues(String fixture) throws Exception {
+        return parser.queues(stream(Fixtures.bytes(fixture)), "qstat -Q -f -F json").stream()
+                .filter(PbsQueue::stopped).map(PbsQueue::name).collect(Collectors.toSet());
+    }
+
+    private Map<String, SchedulerJob> cloudJobs() throws Exception {
+        PbsQueues queues = new PbsQueues(stoppedQueues(Fixtures.CLOUD_QUEUES), nodes().sharing());
+        PbsOutputParser.Jobs jobs = parser.jobs(stream(Fixtures.bytes(Fixtures.CLOUD_JOBS)), "qstat", queues);
         assertTrue(jobs.unreadable().isEmpty());
         return jobs.jobs().stream().collect(Collectors.toMap(SchedulerJob::id, Function.identity()));
     }
 
-    private static PbsOutputParser.Jobs jobsOf(PbsOutputParser parser, String text) throws SchedulerReadException {
-        return parser.jobs(text.getBytes(StandardCharsets.UTF_8), "qstat -f -t -F json",
-                new PbsQueues(Set.of(), QueueSharing.none()));
+    private static PbsOutputParser.Jobs jobsOf(PbsOutputParser parser, String text) throws Exception {
+        return parser.jobs(stream(text), "qstat -f -t -F json", new PbsQueues(Set.of(), QueueSharing.none()));
     }
 
     @Test
@@ -125,8 +143,7 @@ class PbsFixturesTest {
 
     @Test
     void readsTheHistoryOfALargeSite() throws Exception {
-        PbsOutputParser.Jobs jobs = parser.jobs(Fixtures.bytes(Fixtures.HISTORY_JOBS), "qstat",
-                new PbsQueues(Set.of(), QueueSharing.none()));
+        PbsOutputParser.Jobs jobs = jobsOf(parser, Fixtures.text(Fixtures.HISTORY_JOBS));
         assertEquals(1, jobs.jobs().size(), "the three finished jobs are not demand");
         SchedulerJob held = jobs.jobs().get(0);
         assertEquals("4905472.aurora-pbs-0001.hostmgmt.cm.aurora.alcf.anl.gov", held.id());
@@ -138,23 +155,32 @@ class PbsFixturesTest {
 
     @Test
     void readsWhichQueuesAreStopped() throws Exception {
-        assertEquals(Set.of("R5822932", "M5937698", "S5945379"),
-                parser.stoppedQueues(Fixtures.bytes(Fixtures.SITE_QUEUES), "qstat -Q -f -F json"));
-        assertEquals(Set.of(), parser.stoppedQueues(Fixtures.bytes(Fixtures.CLOUD_QUEUES), "qstat -Q -f -F json"));
+        assertEquals(Set.of("R5822932", "M5937698", "S5945379"), stoppedQueues(Fixtures.SITE_QUEUES));
+        assertEquals(Set.of(), stoppedQueues(Fixtures.CLOUD_QUEUES));
     }
 
     @Test
     void reportsQueuedJobsOfAStoppedQueueAsHeld() throws Exception {
-        PbsOutputParser.Jobs jobs = parser.jobs(Fixtures.bytes(Fixtures.CLOUD_JOBS), "qstat",
+        PbsOutputParser.Jobs jobs = parser.jobs(stream(Fixtures.bytes(Fixtures.CLOUD_JOBS)), "qstat",
                 new PbsQueues(Set.of("gpuq"), QueueSharing.none()));
         SchedulerJob gpu = jobs.jobs().stream().filter(j -> j.id().equals("4721.pbsserver")).findFirst().orElseThrow();
         assertEquals(JobState.Hold, gpu.state());
     }
 
     @Test
+    void aJobReadUnchangedFollowsItsQueueBeingStoppedAndStarted() throws Exception {
+        for (Set<String> stopped : List.of(Set.<String>of(), Set.of("gpuq"), Set.<String>of())) {
+            PbsOutputParser.Jobs jobs = parser.jobs(stream(Fixtures.bytes(Fixtures.CLOUD_JOBS)), "qstat",
+                    new PbsQueues(stopped, QueueSharing.none()));
+            SchedulerJob gpu = jobs.jobs().stream().filter(j -> j.id().equals("4721.pbsserver")).findFirst()
+                    .orElseThrow();
+            assertEquals(stopped.isEmpty() ? JobState.Queued : JobState.Hold, gpu.state(), stopped.toString());
+        }
+    }
+
+    @Test
     void repairsBareNumbersWithLeadingZerosAndManyDigits() throws Exception {
-        PbsOutputParser.Jobs jobs = parser.jobs(Fixtures.bytes(Fixtures.MALFORMED_JOBS), "qstat",
-                new PbsQueues(Set.of(), QueueSharing.none()));
+        PbsOutputParser.Jobs jobs = jobsOf(parser, Fixtures.text(Fixtures.MALFORMED_JOBS));
         assertTrue(jobs.unreadable().isEmpty());
         SchedulerJob job = jobs.jobs().get(0);
         assertEquals("5001.pbsserver", job.id());
@@ -197,9 +223,64 @@ class PbsFixturesTest {
     }
 
     @Test
-    void aServerWithoutNodesPrintsNothingButSaysSo() throws Exception {
-        assertTrue(parser.nodes(new byte[0], "pbsnodes: No nodes found\n", "pbsnodes").nodes().isEmpty());
-        assertThrows(SchedulerReadException.class, () -> parser.nodes(new byte[0], "", "pbsnodes"));
+    void pbsnodesThatPrintsNothingIsToldApartFromOneThatPrintsNodes() throws Exception {
+        assertTrue(parser.nodes(stream(new byte[0]), "pbsnodes").isEmpty());
+        assertTrue(parser.nodes(stream("{\"pbs_server\":\"s\",\"nodes\":{}}"), "pbsnodes").isPresent());
+    }
+
+    @Test
+    void jobsNodesOrQueuesThatAreNotAnObjectAreUnreadableOutputNotAnEmptyCluster() {
+        String header = "{\"timestamp\":1,\"pbs_version\":\"2022.1.7\",\"pbs_server\":\"s\",";
+        for (String value : List.of("[]", "null", "\"\"")) {
+            List<SchedulerReadException> failures = List.of(
+                    assertThrows(SchedulerReadException.class,
+                            () -> jobsOf(parser, header + "\"Jobs\":" + value + "}")),
+                    assertThrows(SchedulerReadException.class, () -> nodesOf(header + "\"nodes\":" + value + "}")),
+                    assertThrows(SchedulerReadException.class,
+                            () -> parser.queues(stream(header + "\"Queue\":" + value + "}"), "qstat -Q -f -F json")));
+            for (SchedulerReadException e : failures) {
+                assertTrue(e.getMessage().contains("should hold an object but holds")
+                        && e.getMessage().contains("nothing was changed"), e.getMessage());
+            }
+        }
+    }
+
+    @Test
+    void aJobOrNodeWithAnEmptyNameOrThatIsNotAnObjectIsSkippedAndTheOthersKept() throws Exception {
+        PbsOutputParser.Jobs jobs = jobsOf(parser, """
+                {"pbs_server":"s","Jobs":{
+                  "":{"job_state":"Q","queue":"q","Resource_List":{"ncpus":1}},
+                  "2.s":5, "3.s":null, "4.s":[1], "5.s":"Q",
+                  "6.s":{"job_state":"Q","queue":"q","Resource_List":{"ncpus":1}}
+                }}""");
+        assertEquals(List.of("6.s"), jobs.jobs().stream().map(SchedulerJob::id).toList());
+        assertEquals(Set.of("", "2.s", "3.s", "4.s", "5.s"), jobs.unreadable());
+        PbsOutputParser.Nodes nodes = nodesOf("""
+                {"pbs_server":"s","nodes":{" ":{"state":"free"},"n2":7,"n3":{"state":"free"}}}""");
+        assertEquals(List.of("n3"), nodes.nodes().stream().map(SchedulerNode::name).toList());
+        assertEquals(Set.of(" ", "n2"), nodes.unreadable());
+    }
+
+    @Test
+    void aLastUsedTimeBeyondAnyDateIsNoTimeAndTheNodeIsKept() throws Exception {
+        PbsOutputParser.Nodes nodes = nodesOf("""
+                {"pbs_server":"s","nodes":{
+                  "n1":{"state":"free","last_used_time":99999999999999999},
+                  "n2":{"state":"free","last_used_time":123456789012345678901234567890},
+                  "n3":{"state":"free","last_used_time":1606160000}}}""");
+        assertTrue(nodes.unreadable().isEmpty());
+        assertEquals(java.util.Arrays.asList(null, null, Instant.ofEpochSecond(1606160000)),
+                nodes.nodes().stream().map(SchedulerNode::lastUsedAt).toList());
+    }
+
+    @Test
+    void aGiganticJobIsUnreadableAndTheOthersAreKept() throws Exception {
+        String environment = "x".repeat(JsonMembers.MAX_ENTRY_BYTES);
+        PbsOutputParser.Jobs jobs = jobsOf(parser, "{\"pbs_server\":\"s\",\"Jobs\":{"
+                + "\"1.s\":{\"job_state\":\"Q\",\"queue\":\"q\",\"Variable_List\":{\"X\":\"" + environment + "\"}},"
+                + "\"2.s\":{\"job_state\":\"Q\",\"queue\":\"q\",\"Resource_List\":{\"ncpus\":1}}}}");
+        assertEquals(Set.of("1.s"), jobs.unreadable());
+        assertEquals(List.of("2.s"), jobs.jobs().stream().map(SchedulerJob::id).toList());
     }
 
     @Test

@@ -11,7 +11,8 @@ import java.util.List;
  * Stand-in {@code qstat} and {@code pbsnodes} executables in a directory to put first on the PATH. They print
  * fixture files, record their arguments in {@code calls.log}, and keep offline marks the way a PBS server would:
  * {@code pbsnodes -o -C comment node} makes later {@code pbsnodes -a} output show the node offline with the comment,
- * {@code pbsnodes -r} clears it. {@code qstat} can be made to fail, hang or print garbage.
+ * {@code pbsnodes -r} clears it. {@code qstat} can be made to fail, hang or print garbage, and {@code qstat -Q} to
+ * fail.
  */
 final class StandInPbs {
     private final Path dir;
@@ -29,7 +30,11 @@ final class StandInPbs {
                 d='%s'
                 printf '%%s\\n' "qstat $*" >> "$d/calls.log"
                 case " $* " in
-                  *" -Q "*) exec cat "$d/queues.json" ;;
+                  *" -Q "*)
+                    if [ -f "$d/queues.fail" ]; then
+                      echo "qstat: cannot connect to server pbsserver (errno=15010)" >&2; exit 2
+                    fi
+                    exec cat "$d/queues.json" ;;
                 esac
                 mode=$(cat "$d/qstat.mode")
                 case "$mode" in
@@ -65,6 +70,11 @@ final class StandInPbs {
     /** {@code qstat -f} prints this file of the stand-in's directory. */
     void qstatPrints(String file) throws IOException {
         write("qstat.mode", file);
+    }
+
+    /** {@code qstat -Q} fails as it does when the server is down. */
+    void queuesFail() throws IOException {
+        write("queues.fail", "");
     }
 
     void qstatFails() throws IOException {

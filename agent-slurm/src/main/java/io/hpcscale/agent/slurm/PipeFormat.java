@@ -1,8 +1,6 @@
 package io.hpcscale.agent.slurm;
 
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -70,15 +68,5 @@ final class PipeFormat {
                 throw new IllegalArgumentException(code + " is '" + value + "', not a number");
             }
         }
-    }
-
-    static List<String> lines(String output) {
-        List<String> lines = new ArrayList<>();
-        for (String line : output.split("\n")) {
-            if (!line.isBlank()) {
-                lines.add(line);
-            }
-        }
-        return lines;
     }
 }

@@ -11,8 +11,11 @@ import io.hpcscale.common.agent.SchedulerSnapshot;
 import io.hpcscale.common.agent.UnreadableEntryLog;
 import io.hpcscale.common.exec.CommandFailedException;
 import io.hpcscale.common.exec.CommandLine;
-import io.hpcscale.common.exec.CommandResult;
 import io.hpcscale.common.exec.CommandRunner;
+import java.io.BufferedReader;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -27,8 +30,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Slurm through its commands: {@code sinfo} and {@code squeue} to read (as JSON, or pipe-separated on Slurm without
- * {@code --json}), {@code scontrol update state=drain reason="hpcscale: ..."} to drain and {@code state=resume} to
- * return a node. With format {@code auto}, the first read probes {@code sinfo --json} and keeps what it learns.
+ * {@code --json}), each read as it is printed; {@code sdiag} for the quick check between reads;
+ * {@code scontrol update state=drain reason="hpcscale: ..."} to drain and {@code state=resume} to return a node.
+ * With format {@code auto}, the first read probes {@code sinfo --json} and keeps what it learns.
  */
 public final class SlurmAdapter implements SchedulerAdapter {
     private static final Logger log = LoggerFactory.getLogger(SlurmAdapter.class);
@@ -62,18 +66,32 @@ public final class SlurmAdapter implements SchedulerAdapter {
     @Override
     public SchedulerSnapshot read() throws SchedulerReadException, InterruptedException {
         SlurmReadResult<SlurmNode> nodes;
-        SlurmReadResult<SlurmJob> jobs;
         if (format == Format.AUTO) {
             nodes = probe();
         } else {
             nodes = format == Format.JSON ? nodesFromJson() : nodesFromPipes();
         }
-        jobs = format == Format.JSON
-                ? json.jobs(runner.read(commands.jobsAsJson()).stdout(), commands.jobsAsJson().display())
-                : pipes.jobs(runner.read(commands.jobsAsPipes()).stdoutText(),
-                        new PipeFormat(SlurmPipeReader.SQUEUE_FORMAT));
+        SlurmReadResult<SlurmJob> jobs = format == Format.JSON ? jobsFromJson() : jobsFromPipes();
         skipped.endRead();
         return snapshot(jobs, nodes);
+    }
+
+    /**
+     * slurmctld's job counters, from {@code sdiag}: a single small request that slurmctld answers from memory,
+     * where even {@code squeue -t PENDING} has it pack every job. Any job submitted, started, completed, cancelled,
+     * failed or requeued changes them; a hold or a release alone waits for the next full read.
+     */
+    @Override
+    public Optional<String> quickSignature() throws SchedulerReadException, InterruptedException {
+        CommandLine statistics = commands.statistics();
+        return Optional.of(runner.read(statistics, output -> {
+            try {
+                return SdiagCounters.read(lines(output));
+            } catch (IllegalArgumentException e) {
+                throw new SchedulerReadException("`" + statistics.display() + "` printed no job counters ("
+                        + e.getMessage() + "); is it Slurm's sdiag (setting " + SlurmCommands.SDIAG_SETTING + ")?");
+            }
+        }).value());
     }
 
     /** The partitions of each node sinfo lists: enough to map nodes to pools, without reading every job. */
@@ -95,7 +113,10 @@ public final class SlurmAdapter implements SchedulerAdapter {
         runner.change(commands.resume(node));
     }
 
-    /** Builds the snapshot: job states interpreted, and each node given the jobs running on it. */
+    /**
+     * Builds the snapshot: job states interpreted, and each node given the jobs running on it. Whatever one job or
+     * node holds, it costs only itself.
+     */
     private SchedulerSnapshot snapshot(SlurmReadResult<SlurmJob> jobs, SlurmReadResult<SlurmNode> nodes) {
         List<SchedulerJob> schedulerJobs = new ArrayList<>(jobs.entries().size());
         Set<String> unreadableJobs = new HashSet<>(jobs.unreadable());
@@ -109,7 +130,7 @@ public final class SlurmAdapter implements SchedulerAdapter {
                         jobsByNode.computeIfAbsent(node, n -> new ArrayList<>()).add(job.id());
                     }
                 }
-            } catch (IllegalArgumentException e) {
+            } catch (RuntimeException e) {
                 unreadableJobs.add(job.id());
                 skipped.skipped("job", job.id(), e);
             }
@@ -119,7 +140,7 @@ public final class SlurmAdapter implements SchedulerAdapter {
         for (SlurmNode node : nodes.entries()) {
             try {
                 schedulerNodes.add(SlurmStates.node(node, jobsByNode.getOrDefault(node.name(), List.of())));
-            } catch (IllegalArgumentException e) {
+            } catch (RuntimeException e) {
                 unreadableNodes.add(node.name());
                 skipped.skipped("node", node.name(), e);
             }
@@ -135,12 +156,11 @@ public final class SlurmAdapter implements SchedulerAdapter {
     private SlurmReadResult<SlurmNode> probe() throws SchedulerReadException, InterruptedException {
         CommandLine probe = commands.nodesAsJson();
         try {
-            CommandResult result = runner.read(probe);
-            String described = SlurmJsonReader.describeFormat(result.stdout(), probe.display());
-            SlurmReadResult<SlurmNode> nodes = json.nodes(result.stdout(), probe.display());
+            SlurmJsonReader.Read<SlurmNode> nodes = runner.read(probe, output -> json.nodes(output, probe.display()))
+                    .value();
             format = Format.JSON;
-            log.info("reading Slurm as JSON: squeue --json and sinfo --json, format {}", described);
-            return nodes;
+            log.info("reading Slurm as JSON: squeue --json and sinfo --json, format {}", nodes.format());
+            return nodes.result();
         } catch (SchedulerReadException e) {
             if (!(e.getCause() instanceof CommandFailedException failed) || !jsonUnsupported(failed.stderr())) {
                 throw e;
@@ -159,11 +179,27 @@ public final class SlurmAdapter implements SchedulerAdapter {
     }
 
     private SlurmReadResult<SlurmNode> nodesFromJson() throws SchedulerReadException, InterruptedException {
-        return json.nodes(runner.read(commands.nodesAsJson()).stdout(), commands.nodesAsJson().display());
+        CommandLine command = commands.nodesAsJson();
+        return runner.read(command, output -> json.nodes(output, command.display())).value().result();
+    }
+
+    private SlurmReadResult<SlurmJob> jobsFromJson() throws SchedulerReadException, InterruptedException {
+        CommandLine command = commands.jobsAsJson();
+        return runner.read(command, output -> json.jobs(output, command.display())).value().result();
     }
 
     private SlurmReadResult<SlurmNode> nodesFromPipes() throws SchedulerReadException, InterruptedException {
-        return pipes.nodes(runner.read(commands.nodesAsPipes()).stdoutText(),
-                new PipeFormat(SlurmPipeReader.SINFO_FORMAT));
+        PipeFormat sinfo = new PipeFormat(SlurmPipeReader.SINFO_FORMAT);
+        return runner.read(commands.nodesAsPipes(), output -> pipes.nodes(lines(output), sinfo)).value();
+    }
+
+    private SlurmReadResult<SlurmJob> jobsFromPipes() throws SchedulerReadException, InterruptedException {
+        PipeFormat squeue = new PipeFormat(SlurmPipeReader.SQUEUE_FORMAT);
+        return runner.read(commands.jobsAsPipes(), output -> pipes.jobs(lines(output), squeue)).value();
+    }
+
+    /** Slurm prints UTF-8 in the C locale the commands run in; anything else is kept as replacement characters. */
+    private static BufferedReader lines(InputStream output) {
+        return new BufferedReader(new InputStreamReader(output, StandardCharsets.UTF_8));
     }
 }

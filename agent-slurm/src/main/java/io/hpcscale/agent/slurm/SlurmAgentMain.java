@@ -32,7 +32,8 @@ public final class SlurmAgentMain {
                 settings.size("agent.commandMaxOutput"), "agent.commandMaxOutput");
         SlurmCommands commands = new SlurmCommands(settings.string(SlurmCommands.SQUEUE_SETTING),
                 settings.string(SlurmCommands.SINFO_SETTING), settings.string(SlurmCommands.SCONTROL_SETTING),
-                settings.optionalString("agent.slurm.slurmConf").orElse(null), limits);
+                settings.string(SlurmCommands.SDIAG_SETTING), settings.optionalString("agent.slurm.slurmConf")
+                        .orElse(null), limits);
         SlurmAdapter.Format format = SlurmAdapter.Format.valueOf(settings.string("agent.slurm.format")
                 .toUpperCase(Locale.ROOT));
         return new SlurmAdapter(runner, commands, format, ZoneId.systemDefault());

@@ -6,10 +6,12 @@ import java.util.List;
 import java.util.Map;
 
 /** The Slurm commands the agent runs, with the programs and slurm.conf of its settings. */
-record SlurmCommands(String squeue, String sinfo, String scontrol, String slurmConf, CommandLimits limits) {
+record SlurmCommands(String squeue, String sinfo, String scontrol, String sdiag, String slurmConf,
+        CommandLimits limits) {
     static final String SQUEUE_SETTING = "agent.slurm.squeue";
     static final String SINFO_SETTING = "agent.slurm.sinfo";
     static final String SCONTROL_SETTING = "agent.slurm.scontrol";
+    static final String SDIAG_SETTING = "agent.slurm.sdiag";
     /** Slurm keeps long reasons, but a short one reads better in sinfo. */
     static final int MAX_REASON = 120;
 
@@ -27,6 +29,11 @@ record SlurmCommands(String squeue, String sinfo, String scontrol, String slurmC
 
     CommandLine nodesAsPipes() {
         return command(SINFO_SETTING, sinfo, "-h", "-N", "-o", SlurmPipeReader.SINFO_FORMAT);
+    }
+
+    /** slurmctld's statistics, its job counters among them: answered from memory, whatever the number of jobs. */
+    CommandLine statistics() {
+        return command(SDIAG_SETTING, sdiag);
     }
 
     CommandLine drain(String node, String reason) {

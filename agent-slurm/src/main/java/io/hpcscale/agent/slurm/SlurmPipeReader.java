@@ -1,6 +1,8 @@
 package io.hpcscale.agent.slurm;
 
 import io.hpcscale.common.agent.UnreadableEntryLog;
+import java.io.BufferedReader;
+import java.io.IOException;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
@@ -15,7 +17,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Reads squeue's and sinfo's pipe-separated {@code -o} output, for Slurm without {@code --json}. With
+ * Reads squeue's and sinfo's pipe-separated {@code -o} output, for Slurm without {@code --json}, a line at a time as
+ * it is printed. With
  * {@code squeue -r} every array task has its own line; {@code sinfo -N} prints a node once per partition. These
  * formats say less than JSON: memory is per node only and memory in use is not known.
  */
@@ -38,14 +41,17 @@ final class SlurmPipeReader {
         this.zone = zone;
     }
 
-    SlurmReadResult<SlurmJob> jobs(String output, PipeFormat format) {
+    SlurmReadResult<SlurmJob> jobs(BufferedReader output, PipeFormat format) throws IOException {
         List<SlurmJob> jobs = new ArrayList<>();
         Set<String> unreadable = new HashSet<>();
-        for (String text : PipeFormat.lines(output)) {
+        for (String text = output.readLine(); text != null; text = output.readLine()) {
+            if (text.isBlank()) {
+                continue;
+            }
             String id = text.contains("|") ? text.substring(0, text.indexOf('|')) : text;
             try {
                 jobs.addAll(tasks(job(format.parse(text))));
-            } catch (IllegalArgumentException e) {
+            } catch (RuntimeException e) {
                 unreadable.add(id);
                 log.skipped("job", id, e);
             }
@@ -53,16 +59,19 @@ final class SlurmPipeReader {
         return new SlurmReadResult<>(jobs, unreadable);
     }
 
-    SlurmReadResult<SlurmNode> nodes(String output, PipeFormat format) {
+    SlurmReadResult<SlurmNode> nodes(BufferedReader output, PipeFormat format) throws IOException {
         Map<String, SlurmNode> nodes = new LinkedHashMap<>();
         Set<String> unreadable = new HashSet<>();
-        for (String text : PipeFormat.lines(output)) {
+        for (String text = output.readLine(); text != null; text = output.readLine()) {
+            if (text.isBlank()) {
+                continue;
+            }
             String name = text.contains("|") ? text.substring(0, text.indexOf('|')) : text;
             try {
                 SlurmNode node = node(format.parse(text));
                 SlurmNode earlier = nodes.get(node.name());
                 nodes.put(node.name(), earlier == null ? node : withPartitionsOf(earlier, node));
-            } catch (IllegalArgumentException e) {
+            } catch (RuntimeException e) {
                 unreadable.add(name);
                 log.skipped("node", name, e);
             }

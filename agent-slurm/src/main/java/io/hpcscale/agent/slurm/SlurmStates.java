@@ -75,11 +75,12 @@ final class SlurmStates {
 
     /** Held when the reason says so or the priority is 0; waiting for a time or a dependency; else queued. */
     private static JobState pendingStatus(String state, SlurmJob job) {
+        String reason = job.reason() == null ? "" : job.reason();
         if (state.equals("REQUEUE_HOLD") || state.equals("SPECIAL_EXIT") || job.priority() == 0
-                || HELD_REASONS.contains(job.reason())) {
+                || HELD_REASONS.contains(reason)) {
             return JobState.Hold;
         }
-        if (WAITING_REASONS.contains(job.reason())) {
+        if (WAITING_REASONS.contains(reason)) {
             return JobState.Waiting;
         }
         return JobState.Queued;

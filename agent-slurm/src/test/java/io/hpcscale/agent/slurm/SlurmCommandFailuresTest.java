@@ -26,7 +26,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A missing or hanging squeue, run for real: a clear error naming the setting, and nothing deleted. */
+/**
+ * squeue and sinfo run for real: one that is missing, hangs or prints a list of the wrong type fails the cycle with a
+ * clear error and deletes nothing; one bad entry is skipped and the cycle carries on.
+ */
 class SlurmCommandFailuresTest {
     @TempDir
     Path dir;
@@ -48,7 +51,7 @@ class SlurmCommandFailuresTest {
         CommandLimits limits = new CommandLimits(Duration.ofSeconds(1), "agent.commandTimeout", 64 << 20,
                 "agent.commandMaxOutput");
         SlurmAdapter adapter = new SlurmAdapter(new ZtExecCommandRunner(), new SlurmCommands(squeue, sinfo.toString(),
-                "scontrol", null, limits), SlurmAdapter.Format.JSON, ZoneOffset.UTC);
+                "scontrol", "sdiag", null, limits), SlurmAdapter.Format.JSON, ZoneOffset.UTC);
         return new Agent(adapter, new DocumentStore(store),
                 new PoolMap(Map.of("batch", "batch", "debug", "debug", "cloud", "cloud"), Map.of()), "head", "t");
     }
@@ -66,6 +69,47 @@ class SlurmCommandFailuresTest {
                 failed.error());
         assertEquals(documents, store.queryByType(DocumentType.JOBS).size());
         assertEquals(0, store.documentsDeleted());
+    }
+
+    @Test
+    void jobsOrNodesThatAreNotAListDeleteNothingAndSaySo() throws Exception {
+        Path squeue = standIn("squeue", "cat " + dir.resolve("squeue.json"));
+        Agent agent = agent(squeue.toString());
+        assertTrue(agent.runOnce(clock.instant()).succeeded());
+        String steady = moment(STEADY, "squeue-json", ".json");
+        String jobsAsObject = steady.substring(0, steady.indexOf("\"jobs\"")) + "\"jobs\": {}\n}\n";
+        Files.writeString(dir.resolve("squeue.json"), jobsAsObject);
+        CycleReport jobs = agent.runOnce(clock.instant().plusSeconds(120));
+        assertFalse(jobs.succeeded());
+        assertTrue(jobs.error().contains("`" + squeue + " --json` printed output that cannot be read as JSON: \"jobs\" "
+                + "should hold an array but holds an object"), jobs.error());
+
+        Files.writeString(dir.resolve("squeue.json"), steady);
+        String sinfo = moment(STEADY, "sinfo-json", ".json");
+        Files.writeString(dir.resolve("sinfo.json"),
+                sinfo.substring(0, sinfo.indexOf("\"nodes\"")) + "\"nodes\": null}");
+        CycleReport nodes = agent.runOnce(clock.instant().plusSeconds(240));
+        assertTrue(nodes.error().contains("\"nodes\" should hold an array but holds null"), nodes.error());
+        assertEquals(19, store.queryByType(DocumentType.JOBS).size());
+        assertEquals(0, store.documentsDeleted());
+    }
+
+    @Test
+    void aBadJobOrNodeIsSkippedAndTheCycleCarriesOn() throws Exception {
+        Path squeue = standIn("squeue", "cat " + dir.resolve("squeue.json"));
+        Agent agent = agent(squeue.toString());
+        Files.writeString(dir.resolve("squeue.json"), moment(STEADY, "squeue-json", ".json").replaceFirst(
+                "\"jobs\": \\[", "\"jobs\": [5, {\"job_id\": \"\", \"job_state\": \"PENDING\"}, {\"job_id\": 99, "
+                        + "\"job_state\": \"PENDING\", \"partition\": \"batch\", "
+                        + "\"submit_time\": 99999999999999999},"));
+        String sinfo = moment(STEADY, "sinfo-json", ".json");
+        Files.writeString(dir.resolve("sinfo.json"), sinfo.replaceFirst("\"nodes\": \\[",
+                "\"nodes\": [{\"name\": \"\", \"state\": \"idle\"}, [], "));
+        CycleReport report = agent.runOnce(clock.instant());
+        assertTrue(report.succeeded() && report.problems().isEmpty(), report.error());
+        assertEquals(20, report.jobsRead(), "the 19 jobs and job 99, whose submit time is no time");
+        assertEquals(8, report.nodesRead());
+        assertEquals(20, store.queryByType(DocumentType.JOBS).size());
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.hpcscale.agent.slurm;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -69,6 +70,7 @@ class SlurmEndToEndTest {
     /** The agent and the scaler as the two services would run them, stepped every two seconds of real time. */
     private final class Services implements AutoCloseable {
         final SqliteClusterLoadStore store;
+        final SlurmAdapter adapter;
         final Agent agent;
         final Scaler scaler;
         final List<ScalerEvent> events = Collections.synchronizedList(new ArrayList<>());
@@ -81,8 +83,8 @@ class SlurmEndToEndTest {
             store = new SqliteClusterLoadStore(dir.resolve("clusterload.db"), Duration.ofSeconds(10),
                     Clock.systemUTC());
             DocumentStore documents = new DocumentStore(store);
-            agent = new Agent(SlurmAgentMain.adapter(agentSettings, new ZtExecCommandRunner()), documents,
-                    PoolMap.fromSettings(agentSettings, "partition"), "head", "test");
+            adapter = SlurmAgentMain.adapter(agentSettings, new ZtExecCommandRunner());
+            agent = new Agent(adapter, documents, PoolMap.fromSettings(agentSettings, "partition"), "head", "test");
             ActionGate gate = new ActionGate(Clock.systemUTC());
             CloudProviders providers = new CloudProviders(scalerSettings, new ZtExecCommandRunner(),
                     new SimulatedCloud(Clock.systemUTC()), gate);
@@ -157,7 +159,9 @@ class SlurmEndToEndTest {
         try (RealSlurm slurm = RealSlurm.start(dir.resolve("slurm"), "--static", "4");
                 Services services = new Services(config(slurm, "batch", "pool.batch.max = 4",
                         "pool.batch.idleTimeout = 20s"))) {
+            String quiet = services.adapter.quickSignature().orElseThrow();
             String held = slurm.sbatch("-H", "-N", "1", "--wrap", "sleep 1");
+            assertNotEquals(quiet, services.adapter.quickSignature().orElseThrow(), "sdiag counts the submitted job");
             for (int i = 0; i < 4; i++) {
                 services.cycle(slurm);
             }

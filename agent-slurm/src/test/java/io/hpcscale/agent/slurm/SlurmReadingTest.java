@@ -19,6 +19,8 @@ import io.hpcscale.common.model.Chunk;
 import io.hpcscale.common.model.JobState;
 import io.hpcscale.common.model.NodeJobStatus;
 import io.hpcscale.common.model.Placement;
+import java.io.BufferedReader;
+import java.io.StringReader;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.util.List;
@@ -32,7 +34,8 @@ import org.junit.jupiter.api.Test;
 class SlurmReadingTest {
     private static final CommandLimits LIMITS = new CommandLimits(Duration.ofSeconds(5), "agent.commandTimeout",
             64 << 20, "agent.commandMaxOutput");
-    private static final SlurmCommands COMMANDS = new SlurmCommands("squeue", "sinfo", "scontrol", null, LIMITS);
+    private static final SlurmCommands COMMANDS = new SlurmCommands("squeue", "sinfo", "scontrol", "sdiag", null,
+            LIMITS);
 
     private final FakeCommandRunner runner = new FakeCommandRunner();
 
@@ -43,6 +46,10 @@ class SlurmReadingTest {
     private SchedulerSnapshot json(String squeue, String sinfo) throws Exception {
         runner.printing(List.of("squeue", "--json"), squeue).printing(List.of("sinfo", "--json"), sinfo);
         return adapter(SlurmAdapter.Format.JSON).read();
+    }
+
+    private static BufferedReader lines(String output) {
+        return new BufferedReader(new StringReader(output));
     }
 
     private static Map<String, SchedulerJob> jobs(SchedulerSnapshot snapshot) {
@@ -151,10 +158,10 @@ class SlurmReadingTest {
     }
 
     @Test
-    void readsThePipeFormatsOfOlderSlurm() {
+    void readsThePipeFormatsOfOlderSlurm() throws Exception {
         UnreadableEntryLog log = new UnreadableEntryLog();
         SlurmPipeReader reader = new SlurmPipeReader(log, ZoneOffset.UTC);
-        SlurmReadResult<SlurmJob> jobs = reader.jobs(moment(STEADY, "squeue-o-extended-r", ".txt"),
+        SlurmReadResult<SlurmJob> jobs = reader.jobs(lines(moment(STEADY, "squeue-o-extended-r", ".txt")),
                 new PipeFormat(SlurmFixtures.SQUEUE_EXTENDED));
         assertTrue(jobs.unreadable().isEmpty());
         Map<String, SlurmJob> byId = jobs.entries().stream().collect(Collectors.toMap(SlurmJob::id,
@@ -164,7 +171,7 @@ class SlurmReadingTest {
         assertEquals(JobState.Hold, SlurmStates.job(byId.get("7")).orElseThrow().state());
         assertEquals(List.of(new Chunk(2, 2, 500, 0)), SlurmStates.job(byId.get("7")).orElseThrow().chunks());
 
-        SlurmReadResult<SlurmNode> nodes = reader.nodes(moment(DRAINING, "sinfo-N-o-extended", ".txt"),
+        SlurmReadResult<SlurmNode> nodes = reader.nodes(lines(moment(DRAINING, "sinfo-N-o-extended", ".txt")),
                 new PipeFormat(SlurmFixtures.SINFO_EXTENDED));
         Map<String, SchedulerNode> mapped = nodes.entries().stream().map(n -> SlurmStates.node(n, List.of()))
                 .collect(Collectors.toMap(SchedulerNode::name, Function.identity()));
@@ -172,7 +179,7 @@ class SlurmReadingTest {
         assertTrue(mapped.get("cnode4").down(), "idle~ is powered down");
         assertEquals(3, mapped.get("cnode3").cpusUsed());
 
-        SlurmReadResult<SlurmJob> unexpanded = reader.jobs(SlurmFixtures.text("squeue-fmt-extended.txt"),
+        SlurmReadResult<SlurmJob> unexpanded = reader.jobs(lines(SlurmFixtures.text("squeue-fmt-extended.txt")),
                 new PipeFormat("%A|%i|%F|%K|%P|%j|%u|%T|%D|%C|%m|%b|%r|%N|%V|%S|%l|%Q"));
         assertTrue(unexpanded.entries().stream().map(SlurmJob::id).toList().containsAll(List.of("17_4", "17_5")));
     }
@@ -230,6 +237,63 @@ class SlurmReadingTest {
         assertEquals(1, snapshot.unreadableNodes().size());
         assertEquals(18, snapshot.jobs().size());
         assertEquals(7, snapshot.nodes().size());
+    }
+
+    private static final String META = "\"meta\": {\"plugin\": {\"type\": \"openapi/v0.0.38\", \"name\": "
+            + "\"Slurm OpenAPI v0.0.38\"}, \"Slurm\": {\"version\": {\"major\": 22, \"micro\": 8, \"minor\": 5}, "
+            + "\"release\": \"22.05.8\"}}, \"errors\": []";
+
+    @Test
+    void jobsOrNodesThatAreNotAJsonArrayAreUnreadableOutputNotAnEmptyCluster() {
+        String sinfo = moment(STEADY, "sinfo-json", ".json");
+        String squeue = moment(STEADY, "squeue-json", ".json");
+        for (String value : List.of("{}", "null", "{\"1\": {\"job_id\": 1}}")) {
+            SchedulerReadException jobs = assertThrows(SchedulerReadException.class,
+                    () -> json("{" + META + ", \"jobs\": " + value + "}", sinfo));
+            assertTrue(jobs.getMessage().contains("\"jobs\" should hold an array but holds ")
+                    && jobs.getMessage().contains("nothing was changed"), jobs.getMessage());
+            SchedulerReadException nodes = assertThrows(SchedulerReadException.class,
+                    () -> json(squeue, "{" + META + ", \"nodes\": " + value + "}"));
+            assertTrue(nodes.getMessage().contains("\"nodes\" should hold an array but holds "), nodes.getMessage());
+        }
+    }
+
+    @Test
+    void aJobOrNodeThatIsNotAnObjectOrHasNoIdIsSkippedAndTheOthersKept() throws Exception {
+        SchedulerSnapshot snapshot = json("{" + META + ", \"jobs\": [5, \"x\", null, [1], "
+                + "{\"job_id\": \"\", \"job_state\": \"PENDING\"}, {\"job_id\": 0, \"job_state\": \"PENDING\"}, "
+                + "{\"job_id\": 7, \"job_state\": \"PENDING\", \"partition\": \"batch\"}]}",
+                "{" + META + ", \"nodes\": [7, {\"name\": \"\", \"state\": \"idle\"}, "
+                        + "{\"name\": \"node1\", \"state\": \"idle\", \"partitions\": [\"batch\"]}]}");
+        assertEquals(List.of("7"), snapshot.jobs().stream().map(SchedulerJob::id).toList());
+        assertEquals(Set.of("entry 1", "entry 2", "entry 3", "entry 4", "entry 5", "0"), snapshot.unreadableJobIds());
+        assertEquals(JobState.Queued, snapshot.jobs().get(0).state(), "a pending job without a reason is queued");
+        assertEquals(List.of("node1"), snapshot.nodes().stream().map(SchedulerNode::name).toList());
+        assertEquals(Set.of("entry 1", "entry 2"), snapshot.unreadableNodes());
+    }
+
+    @Test
+    void timesBeyondAnyDateAreNoTimeAndTheJobOrNodeIsKept() throws Exception {
+        SchedulerSnapshot snapshot = json("{" + META + ", \"jobs\": ["
+                + "{\"job_id\": 7, \"job_state\": \"PENDING\", \"submit_time\": 99999999999999999},"
+                + "{\"job_id\": 8, \"job_state\": \"PENDING\", \"submit_time\": 12345678901234567890123},"
+                + "{\"job_id\": 9, \"job_state\": \"PENDING\", \"submit_time\": 1795371546}]}",
+                "{" + META + ", \"nodes\": [{\"name\": \"node1\", \"state\": \"idle\", "
+                        + "\"last_busy\": 99999999999999999}]}");
+        assertTrue(snapshot.unreadableJobIds().isEmpty() && snapshot.unreadableNodes().isEmpty());
+        assertEquals(java.util.Arrays.asList(null, null, java.time.Instant.ofEpochSecond(1795371546)),
+                snapshot.jobs().stream().map(SchedulerJob::submittedAt).toList());
+        assertEquals(null, snapshot.nodes().get(0).lastUsedAt());
+    }
+
+    @Test
+    void aGiganticJobIsUnreadableAndTheOthersAreKept() throws Exception {
+        String huge = "{\"job_id\": 6, \"job_state\": \"PENDING\", \"comment\": \""
+                + "x".repeat(io.hpcscale.common.json.JsonMembers.MAX_ENTRY_BYTES) + "\"}";
+        SchedulerSnapshot snapshot = json("{" + META + ", \"jobs\": [" + huge
+                + ", {\"job_id\": 7, \"job_state\": \"PENDING\"}]}", moment(STEADY, "sinfo-json", ".json"));
+        assertEquals(List.of("7"), snapshot.jobs().stream().map(SchedulerJob::id).toList());
+        assertEquals(Set.of("entry 1"), snapshot.unreadableJobIds());
     }
 
     @Test

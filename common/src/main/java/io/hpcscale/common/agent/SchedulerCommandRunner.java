@@ -2,8 +2,9 @@ package io.hpcscale.common.agent;
 
 import io.hpcscale.common.exec.CommandException;
 import io.hpcscale.common.exec.CommandLine;
-import io.hpcscale.common.exec.CommandResult;
 import io.hpcscale.common.exec.CommandRunner;
+import io.hpcscale.common.exec.OutputReader;
+import io.hpcscale.common.exec.StreamedResult;
 
 /**
  * Runs an adapter's scheduler commands and turns their failures into the agent framework's errors, so that every
@@ -17,12 +18,14 @@ public final class SchedulerCommandRunner {
     }
 
     /**
-     * Runs a command whose output the adapter reads. Its failure fails the whole read; the cause is the
-     * {@link CommandException}, for adapters that tell failures apart.
+     * Runs a command whose output the adapter reads as it is printed, one entry at a time, so that a large cluster's
+     * output is never held whole. Its failure fails the whole read; the cause is the {@link CommandException}, for
+     * adapters that tell failures apart. The reader says itself when the output cannot be trusted.
      */
-    public CommandResult read(CommandLine command) throws SchedulerReadException, InterruptedException {
+    public <T> StreamedResult<T> read(CommandLine command, OutputReader<T, SchedulerReadException> reader)
+            throws SchedulerReadException, InterruptedException {
         try {
-            return runner.run(command);
+            return runner.run(command, reader);
         } catch (CommandException e) {
             throw new SchedulerReadException(e.getMessage() + "; nothing was changed", e);
         }

@@ -14,7 +14,12 @@ public final class UnreadableEntryLog {
     private final OncePerKey reported = new OncePerKey();
 
     public void skipped(String what, String name, Exception e) {
-        String reason = e instanceof JacksonException json ? json.getOriginalMessage() : e.getMessage();
+        skipped(what, name, e instanceof JacksonException json ? json.getOriginalMessage()
+                : e.getMessage() != null ? e.getMessage() : e.toString());
+    }
+
+    /** @param reason why it cannot be read, as the end of "it cannot be read (...)" */
+    public void skipped(String what, String name, String reason) {
         if (reported.first(what + ":" + name)) {
             log.warn("skipping {} {}: it cannot be read ({}); every other {} is kept, and its document stays as it "
                     + "was", what, name, reason, what);

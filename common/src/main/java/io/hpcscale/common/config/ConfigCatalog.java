@@ -310,6 +310,9 @@ public final class ConfigCatalog {
         keys.add(key("agent.slurm.scontrol", ValueKind.STRING, "scontrol", Set.of(SLURM_AGENT))
                 .describe("The scontrol command, used to drain and resume nodes.")
                 .build());
+        keys.add(key("agent.slurm.sdiag", ValueKind.STRING, "sdiag", Set.of(SLURM_AGENT))
+                .describe("The sdiag command, whose job counters are the quick check between full reads.")
+                .build());
         keys.add(key("agent.slurm.slurmConf", ValueKind.PATH, null, Set.of(SLURM_AGENT))
                 .defaultMeaning("Slurm's own default, or SLURM_CONF of the agent's environment")
                 .describe("slurm.conf of the cluster, passed to the Slurm commands as SLURM_CONF.")

@@ -1,5 +1,7 @@
 package io.hpcscale.common.exec;
 
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -62,6 +64,19 @@ public final class FakeCommandRunner implements CommandRunner {
     /** Calls whose arguments start with this prefix. */
     public synchronized List<List<String>> callsStartingWith(List<String> prefix) {
         return calls.stream().filter(c -> startsWith(c, prefix)).toList();
+    }
+
+    /** Hands the scripted output to the reader, as the real runner hands it what the command prints. */
+    @Override
+    public <T, E extends Exception> StreamedResult<T> run(CommandLine command, OutputReader<T, E> reader)
+            throws CommandException, E {
+        CommandResult result = run(command);
+        try {
+            return new StreamedResult<>(command, reader.read(new ByteArrayInputStream(result.stdout())),
+                    result.stderr(), result.elapsed());
+        } catch (IOException e) {
+            throw new CommandOutputException(command, e);
+        }
     }
 
     @Override

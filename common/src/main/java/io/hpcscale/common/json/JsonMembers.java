@@ -1,83 +1,122 @@
 package io.hpcscale.common.json;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Finds the entries of one top-level collection in a scheduler's JSON output without parsing the entries, so each
- * can then be parsed on its own and one broken entry costs only itself. The scanner only follows strings, escapes
- * and brackets; what lies between them may be invalid JSON (PBS prints bare numbers with leading zeros, for one).
+ * Reads a scheduler's JSON output from a stream and hands each entry of the wanted top-level sections to a receiver,
+ * one at a time, without parsing it: each entry is then parsed on its own, so one broken entry costs only itself,
+ * and the whole output is never held at once. The reader only follows strings, escapes and brackets; what lies
+ * between them may be invalid JSON (PBS prints bare numbers with leading zeros, for one).
  */
 public final class JsonMembers {
-
     /**
-     * One entry.
-     *
-     * @param name  the member name for an object's members, null for array elements
-     * @param start offset of the entry's value
-     * @param end   offset just after it
+     * The most one entry may take. PBS copies a job's environment into {@code Variable_List}, and Linux bounds an
+     * environment to 2 MiB by default, so real entries stay far below this; a larger one is unreadable rather than a
+     * reason to run out of memory.
      */
-    public record Entry(String name, int start, int end) {
-        public int length() {
-            return end - start;
+    public static final int MAX_ENTRY_BYTES = 4 << 20;
+    private static final int FIRST_BUFFER_BYTES = 256 * 1024;
+    private static final int MIN_READ_BYTES = 64 * 1024;
+
+    /** The JSON type a section must have. */
+    public enum Shape {
+        OBJECT("an object"),
+        ARRAY("an array");
+
+        private final String described;
+
+        Shape(String described) {
+            this.described = described;
         }
     }
 
-    /**
-     * What the top-level object holds under one key.
-     *
-     * @param topLevelKeys every key of the top-level object, in order, to tell real output from something else
-     */
-    public record Section(boolean present, List<Entry> entries, List<String> topLevelKeys) {
+    /** Receives the entries of one section, in order. */
+    public interface Entries {
+        /**
+         * One entry: its text is {@code text[offset, offset + length)}, valid only during this call.
+         *
+         * @param name the member name in an object, null in an array
+         */
+        void entry(String name, byte[] text, int offset, int length);
+
+        /** An entry longer than the most one may take: its text was not kept. */
+        void tooLarge(String name, long length);
     }
 
-    private final byte[] text;
+    /** A top-level member whose value, of the given shape, holds the entries to hand to {@code entries}. */
+    public record Section(String key, Shape shape, Entries entries) {
+    }
+
+    private final InputStream in;
+    private final int maxEntryBytes;
+    private byte[] buffer = new byte[FIRST_BUFFER_BYTES];
     private int pos;
+    private int limit;
+    /** Bytes of the stream that came before {@code buffer[0]}. */
+    private long dropped;
+    /** Start of the text being kept in the buffer, or -1. */
+    private int keptFrom = -1;
+    /** The text being kept outgrew {@link #maxEntryBytes} and was let go. */
+    private boolean keptTooLong;
+    private boolean ended;
 
-    private JsonMembers(byte[] text) {
-        this.text = text;
+    private JsonMembers(InputStream in, int maxEntryBytes) {
+        this.in = in;
+        this.maxEntryBytes = maxEntryBytes;
     }
 
     /**
-     * The members of the object (or the elements of the array) under {@code key} in the top-level object.
+     * Reads one JSON object from {@code in}, to the end of the stream, handing the entries of each section's value to
+     * its receiver and skipping everything else.
      *
-     * @return a section that is not present when the top-level object has no such key
-     * @throws MalformedJsonException if the text is not one JSON object, or its structure breaks
+     * @return the keys of the top-level object, in order, to tell real output from something else
+     * @throws MalformedJsonException if the text is not one JSON object, its structure breaks, or a section's value
+     *                                is not of its shape
      */
-    public static Section section(byte[] text, String key) throws MalformedJsonException {
-        return new JsonMembers(text).scanTopLevel(key);
+    public static List<String> read(InputStream in, List<Section> sections) throws IOException, MalformedJsonException {
+        return read(in, sections, MAX_ENTRY_BYTES);
     }
 
-    private Section scanTopLevel(String key) throws MalformedJsonException {
+    static List<String> read(InputStream in, List<Section> sections, int maxEntryBytes)
+            throws IOException, MalformedJsonException {
+        return new JsonMembers(in, maxEntryBytes).topLevel(sections);
+    }
+
+    private List<String> topLevel(List<Section> sections) throws IOException, MalformedJsonException {
         skipWhitespace();
-        if (pos >= text.length) {
+        if (!available()) {
             throw error("the output is empty");
         }
         expect('{', "the output does not start with a JSON object");
         List<String> keys = new ArrayList<>();
-        List<Entry> found = null;
         skipWhitespace();
-        if (peek() == '}') {
+        if (peek("the top-level object is not closed") == '}') {
             pos++;
-            return checkEnd(found, keys);
+            checkEnd();
+            return keys;
         }
         while (true) {
             skipWhitespace();
-            String name = readString();
+            String key = readName();
             skipWhitespace();
-            expect(':', "expected ':' after \"" + name + "\"");
+            expect(':', "expected ':' after \"" + key + "\"");
             skipWhitespace();
-            keys.add(name);
-            if (name.equals(key)) {
-                found = entries();
-            } else {
+            keys.add(key);
+            Section section = sections.stream().filter(s -> s.key().equals(key)).findFirst().orElse(null);
+            if (section == null) {
                 skipValue();
+            } else {
+                entries(section);
             }
             skipWhitespace();
             byte next = next("the top-level object is not closed");
             if (next == '}') {
-                return checkEnd(found, keys);
+                checkEnd();
+                return keys;
             }
             if (next != ',') {
                 throw error("expected ',' or '}' in the top-level object");
@@ -85,152 +124,202 @@ public final class JsonMembers {
         }
     }
 
-    private Section checkEnd(List<Entry> found, List<String> keys) throws MalformedJsonException {
+    private void checkEnd() throws IOException, MalformedJsonException {
         skipWhitespace();
-        if (pos < text.length) {
+        if (available()) {
             throw error("unexpected text after the top-level object");
         }
-        return new Section(found != null, found == null ? List.of() : found, keys);
     }
 
-    private List<Entry> entries() throws MalformedJsonException {
-        byte open = next("the output ends early");
-        List<Entry> entries = new ArrayList<>();
-        if (open == '{') {
+    private void entries(Section section) throws IOException, MalformedJsonException {
+        boolean object = section.shape() == Shape.OBJECT;
+        byte open = peek("the output ends early");
+        if (open != (object ? '{' : '[')) {
+            throw error("\"" + section.key() + "\" should hold " + section.shape().described + " but holds "
+                    + described(open));
+        }
+        pos++;
+        byte close = object ? (byte) '}' : (byte) ']';
+        skipWhitespace();
+        if (peek("\"" + section.key() + "\" is not closed") == close) {
+            pos++;
+            return;
+        }
+        while (true) {
             skipWhitespace();
-            if (peek() == '}') {
-                pos++;
-                return entries;
-            }
-            while (true) {
-                skipWhitespace();
-                String name = readString();
+            String name = null;
+            if (object) {
+                name = readName();
                 skipWhitespace();
                 expect(':', "expected ':' after \"" + name + "\"");
                 skipWhitespace();
-                int start = pos;
-                skipValue();
-                entries.add(new Entry(name, start, trimmedEnd(start, pos)));
-                skipWhitespace();
-                byte next = next("an object is not closed");
-                if (next == '}') {
-                    return entries;
-                }
-                if (next != ',') {
-                    throw error("expected ',' or '}' after the entry \"" + name + "\"");
-                }
             }
-        }
-        if (open == '[') {
+            entry(name, section.entries());
             skipWhitespace();
-            if (peek() == ']') {
-                pos++;
-                return entries;
+            byte next = next("\"" + section.key() + "\" is not closed");
+            if (next == close) {
+                return;
             }
-            while (true) {
-                skipWhitespace();
-                int start = pos;
-                skipValue();
-                entries.add(new Entry(null, start, trimmedEnd(start, pos)));
-                skipWhitespace();
-                byte next = next("an array is not closed");
-                if (next == ']') {
-                    return entries;
-                }
-                if (next != ',') {
-                    throw error("expected ',' or ']' between array elements");
-                }
+            if (next != ',') {
+                throw error("expected ',' or '" + (char) close + "' after an entry of \"" + section.key() + "\"");
             }
         }
-        pos--;
-        throw error("expected an object or an array");
     }
 
-    private int trimmedEnd(int start, int end) {
-        int e = end;
-        while (e > start && isWhitespace(text[e - 1])) {
-            e--;
+    private void entry(String name, Entries entries) throws IOException, MalformedJsonException {
+        long start = offset();
+        keep();
+        skipValue();
+        if (keptTooLong || pos - keptFrom > maxEntryBytes) {
+            release();
+            entries.tooLarge(name, offset() - start);
+            return;
         }
-        return e;
+        int from = keptFrom;
+        int end = pos;
+        while (end > from && isWhitespace(buffer[end - 1])) {
+            end--;
+        }
+        release();
+        entries.entry(name, buffer, from, end - from);
+    }
+
+    private static String described(byte first) {
+        return switch (first) {
+            case '{' -> "an object";
+            case '[' -> "an array";
+            case '"' -> "a string";
+            case 'n' -> "null";
+            default -> "a scalar";
+        };
     }
 
     /** Skips one value of any kind; scalars end at the next structural character. */
-    private void skipValue() throws MalformedJsonException {
-        byte first = peek();
+    private void skipValue() throws IOException, MalformedJsonException {
+        byte first = peek("a value is missing");
         if (first == '"') {
-            skipString();
-            return;
-        }
-        if (first == '{' || first == '[') {
-            skipContainer();
-            return;
-        }
-        int start = pos;
-        while (pos < text.length) {
-            byte b = text[pos];
-            if (b == ',' || b == '}' || b == ']') {
-                break;
-            }
             pos++;
-        }
-        if (pos == start) {
-            throw error("a value is missing");
+            skipStringRest();
+        } else if (first == '{' || first == '[') {
+            skipContainer();
+        } else {
+            skipScalar();
         }
     }
 
-    private void skipContainer() throws MalformedJsonException {
-        int depth = 0;
-        int start = pos;
-        while (pos < text.length) {
-            byte b = text[pos];
-            if (b == '"') {
-                skipString();
-                continue;
-            }
-            pos++;
-            if (b == '{' || b == '[') {
-                depth++;
-            } else if (b == '}' || b == ']') {
-                depth--;
-                if (depth == 0) {
+    private void skipScalar() throws IOException, MalformedJsonException {
+        long start = offset();
+        while (true) {
+            byte[] b = buffer;
+            int p = pos;
+            int end = limit;
+            while (p < end) {
+                byte c = b[p];
+                if (c == ',' || c == '}' || c == ']') {
+                    pos = p;
+                    if (offset() == start) {
+                        throw error("a value is missing");
+                    }
                     return;
                 }
+                p++;
+            }
+            pos = p;
+            if (!fill()) {
+                if (offset() == start) {
+                    throw error("a value is missing");
+                }
+                return;
             }
         }
-        pos = start;
-        throw error("an object or array that starts here is never closed (is the output cut short?)");
     }
 
-    private String readString() throws MalformedJsonException {
-        int start = pos + 1;
-        boolean escaped = skipString();
-        String raw = new String(text, start, pos - 1 - start, StandardCharsets.UTF_8);
-        return escaped ? unescape(raw) : raw;
+    private void skipContainer() throws IOException, MalformedJsonException {
+        long start = offset();
+        int depth = 0;
+        while (true) {
+            byte[] b = buffer;
+            int p = pos;
+            int end = limit;
+            while (p < end) {
+                byte c = b[p++];
+                if (c == '"') {
+                    pos = p;
+                    skipStringRest();
+                    b = buffer;
+                    p = pos;
+                    end = limit;
+                } else if (c == '{' || c == '[') {
+                    depth++;
+                } else if (c == '}' || c == ']') {
+                    if (--depth == 0) {
+                        pos = p;
+                        return;
+                    }
+                }
+            }
+            pos = p;
+            if (!fill()) {
+                throw error("an object or array that starts at byte " + start
+                        + " is never closed (is the output cut short?)");
+            }
+        }
     }
 
     /**
-     * Moves past a string without making it: most strings of a 100 MB output lie inside the entries and are never
-     * needed here.
+     * Moves past the rest of a string whose opening quote was read, without making it: most strings of a 100 MB
+     * output lie inside the entries and are never needed here.
      *
      * @return whether the string holds an escape
      */
-    private boolean skipString() throws MalformedJsonException {
-        if (peek() != '"') {
-            throw error("expected a string");
-        }
-        int start = ++pos;
+    private boolean skipStringRest() throws IOException, MalformedJsonException {
+        long start = offset() - 1;
         boolean escaped = false;
-        while (pos < text.length) {
-            byte b = text[pos++];
-            if (b == '\\') {
-                escaped = true;
-                pos++;
-            } else if (b == '"') {
-                return escaped;
+        while (true) {
+            byte[] b = buffer;
+            int p = pos;
+            int end = limit;
+            while (p < end) {
+                byte c = b[p++];
+                if (c == '"') {
+                    pos = p;
+                    return escaped;
+                }
+                if (c == '\\') {
+                    escaped = true;
+                    if (p == end) {
+                        pos = p;
+                        if (!fill()) {
+                            throw error("a string that starts at byte " + start + " is never closed");
+                        }
+                        b = buffer;
+                        p = pos;
+                        end = limit;
+                    }
+                    p++;
+                }
+            }
+            pos = p;
+            if (!fill()) {
+                throw error("a string that starts at byte " + start + " is never closed");
             }
         }
-        pos = start - 1;
-        throw error("a string that starts here is never closed");
+    }
+
+    private String readName() throws IOException, MalformedJsonException {
+        if (peek("expected a string") != '"') {
+            throw error("expected a string");
+        }
+        keep();
+        pos++;
+        boolean escaped = skipStringRest();
+        if (keptTooLong) {
+            release();
+            throw error("a member name is longer than " + maxEntryBytes + " bytes");
+        }
+        String raw = new String(buffer, keptFrom + 1, pos - keptFrom - 2, StandardCharsets.UTF_8);
+        release();
+        return escaped ? unescape(raw) : raw;
     }
 
     private static String unescape(String raw) {
@@ -260,8 +349,69 @@ public final class JsonMembers {
         return out.toString();
     }
 
-    private void skipWhitespace() {
-        while (pos < text.length && isWhitespace(text[pos])) {
+    /** From here on the text is kept in the buffer, up to the most an entry may take. */
+    private void keep() {
+        keptFrom = pos;
+        keptTooLong = false;
+    }
+
+    private void release() {
+        keptFrom = -1;
+        keptTooLong = false;
+    }
+
+    private long offset() {
+        return dropped + pos;
+    }
+
+    /**
+     * Reads more of the stream once the buffer is used up, keeping the text from {@link #keptFrom} on.
+     *
+     * @return false at the end of the stream
+     */
+    private boolean fill() throws IOException {
+        if (pos < limit) {
+            return true;
+        }
+        if (ended) {
+            return false;
+        }
+        if (keptFrom >= 0 && limit - keptFrom > maxEntryBytes) {
+            keptTooLong = true;
+            keptFrom = -1;
+        }
+        int keepFrom = keptFrom >= 0 ? keptFrom : limit;
+        int kept = limit - keepFrom;
+        if (kept > 0 && keepFrom > 0) {
+            System.arraycopy(buffer, keepFrom, buffer, 0, kept);
+        }
+        dropped += keepFrom;
+        pos -= keepFrom;
+        limit = kept;
+        if (keptFrom >= 0) {
+            keptFrom = 0;
+        }
+        if (buffer.length - limit < MIN_READ_BYTES) {
+            byte[] larger = new byte[Math.max(limit + MIN_READ_BYTES,
+                    Math.min(buffer.length * 2, maxEntryBytes + MIN_READ_BYTES))];
+            System.arraycopy(buffer, 0, larger, 0, limit);
+            buffer = larger;
+        }
+        int n = in.read(buffer, limit, buffer.length - limit);
+        if (n < 0) {
+            ended = true;
+            return false;
+        }
+        limit += n;
+        return true;
+    }
+
+    private boolean available() throws IOException {
+        return pos < limit || fill();
+    }
+
+    private void skipWhitespace() throws IOException {
+        while (available() && isWhitespace(buffer[pos])) {
             pos++;
         }
     }
@@ -270,31 +420,30 @@ public final class JsonMembers {
         return b == ' ' || b == '\n' || b == '\r' || b == '\t';
     }
 
-    private byte peek() throws MalformedJsonException {
-        if (pos >= text.length) {
-            throw error("the output ends early");
-        }
-        return text[pos];
-    }
-
-    private byte next(String whatIfMissing) throws MalformedJsonException {
-        if (pos >= text.length) {
+    private byte peek(String whatIfMissing) throws IOException, MalformedJsonException {
+        if (!available()) {
             throw error(whatIfMissing);
         }
-        return text[pos++];
+        return buffer[pos];
     }
 
-    private void expect(char c, String message) throws MalformedJsonException {
-        if (pos >= text.length || text[pos] != c) {
+    private byte next(String whatIfMissing) throws IOException, MalformedJsonException {
+        byte b = peek(whatIfMissing);
+        pos++;
+        return b;
+    }
+
+    private void expect(char c, String message) throws IOException, MalformedJsonException {
+        if (!available() || buffer[pos] != c) {
             throw error(message);
         }
         pos++;
     }
 
     private MalformedJsonException error(String message) {
-        int from = Math.max(0, Math.min(pos, text.length) - 30);
-        int to = Math.min(text.length, pos + 30);
-        String near = new String(text, from, to - from, StandardCharsets.UTF_8).replaceAll("\\s+", " ");
-        return new MalformedJsonException(message + " (at byte " + pos + ", near \"" + near + "\")");
+        int from = Math.max(0, Math.min(pos, limit) - 30);
+        int to = Math.min(limit, pos + 30);
+        String near = new String(buffer, from, Math.max(0, to - from), StandardCharsets.UTF_8).replaceAll("\\s+", " ");
+        return new MalformedJsonException(message + " (at byte " + offset() + ", near \"" + near + "\")");
     }
 }

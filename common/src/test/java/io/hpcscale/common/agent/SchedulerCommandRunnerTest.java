@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import io.hpcscale.common.exec.CommandLimits;
 import io.hpcscale.common.exec.CommandLine;
 import io.hpcscale.common.exec.FakeCommandRunner;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -24,14 +26,15 @@ class SchedulerCommandRunnerTest {
     @Test
     void aReadGivesTheCommandsOutput() throws Exception {
         commands.printing(List.of("qstat"), "{\"Jobs\": {}}");
-        assertEquals("{\"Jobs\": {}}", runner.read(command("qstat", "-f", "-F", "json")).stdoutText());
+        assertEquals("{\"Jobs\": {}}", runner.read(command("qstat", "-f", "-F", "json"),
+                in -> new String(in.readAllBytes(), StandardCharsets.UTF_8)).value());
     }
 
     @Test
     void aFailedReadSaysNothingWasChanged() {
         commands.failing(List.of("qstat"), 2, "cannot connect to server");
         SchedulerReadException e = assertThrows(SchedulerReadException.class,
-                () -> runner.read(command("qstat", "-f")));
+                () -> runner.read(command("qstat", "-f"), InputStream::readAllBytes));
         assertEquals("`qstat -f` exited with status 2: cannot connect to server; nothing was changed",
                 e.getMessage());
     }
