@@ -6,7 +6,7 @@ import io.hpcscale.common.cli.RootCommand;
 import io.hpcscale.common.config.Component;
 import picocli.CommandLine;
 
-/** The production scaler's commands: run, once, plan, documents. */
+/** The production scaler's commands: run, once, plan, check, documents. */
 public final class ScalerMain {
     private ScalerMain() {
     }
@@ -16,6 +16,7 @@ public final class ScalerMain {
         commandLine.addSubcommand("run", new ScalerRunCommand());
         commandLine.addSubcommand("once", new ScalerOnceCommand());
         commandLine.addSubcommand("plan", new ScalerPlanCommand());
+        commandLine.addSubcommand("check", new CheckCommand());
         commandLine.addSubcommand("documents", new DocumentsCommand());
         return commandLine;
     }

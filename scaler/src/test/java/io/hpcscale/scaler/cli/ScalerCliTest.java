@@ -107,7 +107,7 @@ class ScalerCliTest {
     @Test
     void answersVersionAndHelp() {
         Run help = run("--help");
-        for (String command : List.of("run", "once", "plan", "documents")) {
+        for (String command : List.of("run", "once", "plan", "check", "documents")) {
             assertTrue(help.out().contains(command), help.out());
         }
         assertTrue(run("--version").out().startsWith("hpcscale-scaler 0."));

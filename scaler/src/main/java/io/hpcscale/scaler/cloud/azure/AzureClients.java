@@ -1,7 +1,11 @@
 package io.hpcscale.scaler.cloud.azure;
 
+import com.azure.core.credential.AccessToken;
 import com.azure.core.credential.TokenCredential;
+import com.azure.core.credential.TokenRequestContext;
 import com.azure.core.http.HttpClient;
+import com.azure.core.http.HttpMethod;
+import com.azure.core.http.HttpRequest;
 import com.azure.core.http.jdk.httpclient.JdkHttpClientBuilder;
 import com.azure.core.http.policy.RetryPolicy;
 import com.azure.core.management.profile.AzureProfile;
@@ -9,10 +13,15 @@ import com.azure.identity.DefaultAzureCredentialBuilder;
 import com.azure.identity.ManagedIdentityCredentialBuilder;
 import com.azure.resourcemanager.authorization.AuthorizationManager;
 import com.azure.resourcemanager.compute.ComputeManager;
+import com.azure.resourcemanager.resources.fluentcore.utils.ResourceManagerUtils;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import javax.net.ssl.SSLContext;
 
 /**
@@ -63,6 +72,29 @@ public final class AzureClients {
 
     public AzureSettings settings() {
         return settings;
+    }
+
+    /**
+     * Asks the credential for a Resource Manager token now, for the scope the clients ask for on their first
+     * request (so the token is then cached for them), and waits at most {@code bound}. The token stays in the
+     * credential's cache and is never shown.
+     *
+     * @throws RuntimeException the credential's, when no credential it tries can sign in
+     * @throws TimeoutException when the credential has not answered within {@code bound}
+     */
+    void signIn(Duration bound) throws InterruptedException, TimeoutException {
+        String scope = ResourceManagerUtils.getDefaultScopeFromRequest(
+                new HttpRequest(HttpMethod.GET, settings.resourceManagerEndpoint()), settings.environment());
+        CompletableFuture<AccessToken> token = credential.getToken(new TokenRequestContext().addScopes(scope))
+                .toFuture();
+        try {
+            token.get(bound.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException failure ? failure
+                    : new IllegalStateException(e.getCause().getMessage(), e.getCause());
+        } finally {
+            token.cancel(true);
+        }
     }
 
     ComputeManager compute(String subscriptionId) {

@@ -1,0 +1,49 @@
+package io.hpcscale.scaler.cloud.azure;
+
+import io.hpcscale.scaler.pool.StopAction;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One Azure RBAC action the scaler's requests for a pool need, where Azure checks it, and what it is for. The list
+ * follows the requests the provider sends (see the drivers); docs/security.md's role is the union over every setting.
+ *
+ * @param onResourceGroup checked on the resource group rather than the scale set: a Flexible scale set's VMs are
+ *                        resources of the group, listed with a call on the group
+ */
+record RequiredAction(String action, boolean onResourceGroup, String purpose) {
+    private static final String SCALE_SET = "Microsoft.Compute/virtualMachineScaleSets/";
+    private static final String VM = "Microsoft.Compute/virtualMachines/";
+
+    /** The actions a pool needs with its scale set's mode, its stop action and whether it may grow the set. */
+    static List<RequiredAction> forPool(AzurePoolSettings pool, boolean flexible, StopAction stop) {
+        String p = "pool." + pool.pool() + ".";
+        List<RequiredAction> actions = new ArrayList<>();
+        actions.add(new RequiredAction(SCALE_SET + "read", false,
+                "to read the scale set's mode, VM size and capacity"));
+        String stopPurpose = "to stop idle instances (" + p + "stopAction = " + stop.setting() + ")";
+        if (flexible) {
+            actions.add(new RequiredAction(VM + "read", true, "to list the scale set's VMs with their power state"));
+            actions.add(new RequiredAction(VM + "start/action", true, "to start stopped VMs"));
+            actions.add(switch (stop) {
+                case DEALLOCATE -> new RequiredAction(VM + "deallocate/action", true, stopPurpose);
+                case POWER_OFF -> new RequiredAction(VM + "powerOff/action", true, stopPurpose);
+                case DELETE -> new RequiredAction(SCALE_SET + "delete/action", false, stopPurpose);
+            });
+        } else {
+            actions.add(new RequiredAction(SCALE_SET + "virtualMachines/read", false,
+                    "to list the instances with their power state"));
+            actions.add(new RequiredAction(SCALE_SET + "start/action", false, "to start stopped instances"));
+            actions.add(new RequiredAction(SCALE_SET + switch (stop) {
+                case DEALLOCATE -> "deallocate/action";
+                case POWER_OFF -> "powerOff/action";
+                case DELETE -> "delete/action";
+            }, false, stopPurpose));
+        }
+        if (pool.allowCreate()) {
+            actions.add(new RequiredAction(SCALE_SET + "write", false, "to raise the scale set's capacity ("
+                    + p + "azure.allowCreate = true); the role in docs/security.md leaves it out: add it"));
+        }
+        return actions;
+    }
+}
