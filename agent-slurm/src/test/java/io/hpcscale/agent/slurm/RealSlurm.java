@@ -60,6 +60,13 @@ final class RealSlurm implements AutoCloseable {
         return run(command, 30).strip().split(";")[0];
     }
 
+    /** Cancels these jobs. */
+    void scancel(List<String> jobIds) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of("scancel"));
+        command.addAll(jobIds);
+        run(command, 30);
+    }
+
     /** Every job Slurm still knows (finished ones stay for MinJobAge), by display id. */
     Map<String, JsonNode> jobs() throws IOException, InterruptedException {
         JsonNode json = new ObjectMapper().readTree(run(List.of("squeue", "--json"), 30));

@@ -19,6 +19,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
@@ -185,7 +186,8 @@ public final class Agent {
          * cycle costs one point read rather than a query per pool.
          */
         private Map<String, DrainDocument> drains(String marker) {
-            if (drainsRead != null && marker != null && marker.equals(drainMarkerRead)
+            // No marker yet means no scaler has asked for a drain since the store was made: nothing to re-read.
+            if (drainsRead != null && Objects.equals(marker, drainMarkerRead)
                     && now.isBefore(drainsReadAt.plus(DRAINS_REREAD))) {
                 return drainsRead;
             }

@@ -13,6 +13,7 @@ import ch.qos.logback.classic.Level;
 import io.hpcscale.common.logging.CapturedLog;
 import io.hpcscale.common.model.AgentDocument;
 import io.hpcscale.common.model.Chunk;
+import io.hpcscale.common.model.ChangeMarkerDocument;
 import io.hpcscale.common.model.ClusterLoadDocument;
 import io.hpcscale.common.model.DocumentKey;
 import io.hpcscale.common.model.DocumentType;
@@ -65,8 +66,19 @@ class AgentTest {
                 .orElseThrow().document();
     }
 
+    /** As the scaler asks for a drain: the request, then the marker the agents watch. */
     private void requestDrain(String pool, String node) {
         documents.upsert(List.of(DrainDocument.request(pool, node, "idle 5m", clock.instant())));
+        drainsChanged();
+    }
+
+    private void withdrawDrain(String pool, String node) {
+        documents.delete(List.of(new DocumentKey(pool, DrainDocument.idFor(node))));
+        drainsChanged();
+    }
+
+    private void drainsChanged() {
+        documents.upsert(List.of(new ChangeMarkerDocument(ChangeMarkerDocument.DRAINS, clock.instant())));
     }
 
     @Test
@@ -230,7 +242,7 @@ class AgentTest {
         scheduler.putNode(freeNode("n1", "batch", 16));
         requestDrain("batch", "n1");
         cycle();
-        documents.delete(List.of(new DocumentKey("batch", DrainDocument.idFor("n1"))));
+        withdrawDrain("batch", "n1");
         CycleReport report = cycle();
         assertEquals(List.of("n1"), report.broughtBack());
         VmDocument vm = vm("batch", "n1");
@@ -252,7 +264,7 @@ class AgentTest {
         scheduler.putNode(withOffline(freeNode("n1", "batch", 16), true, false));
         requestDrain("batch", "n1");
         cycle();
-        documents.delete(List.of(new DocumentKey("batch", DrainDocument.idFor("n1"))));
+        withdrawDrain("batch", "n1");
         cycle();
         assertTrue(scheduler.commands().isEmpty(), scheduler.commands().toString());
     }

@@ -3,6 +3,7 @@ package io.hpcscale.scaler.run;
 import io.hpcscale.common.model.AgentDocument;
 import io.hpcscale.common.model.ClusterLoadDocument;
 import io.hpcscale.common.model.DocumentKey;
+import io.hpcscale.common.model.DocumentType;
 import io.hpcscale.common.store.DocumentStore;
 import io.hpcscale.common.store.StoreException;
 import io.hpcscale.common.store.StoreUsage;
@@ -56,6 +57,7 @@ public final class Scaler {
     private final CycleContext context;
     private final Map<String, InFlight> inFlight = new LinkedHashMap<>();
     private final Map<String, Instant> agentChanges = new LinkedHashMap<>();
+    private final Set<String> unservedPools = new HashSet<>();
     private Instant lastPurge;
 
     public Scaler(List<PoolRuntime> pools, Wiring wiring) {
@@ -194,28 +196,40 @@ public final class Scaler {
     /**
      * Whether an agent serving these pools wrote a change since the last cycle read the documents: one point read of
      * each such agent's heartbeat (about 1 request unit each on Cosmos DB), cheap enough to ask every few seconds.
-     * A read that fails says no; the cycle that is due will tell.
+     * While some pool has no agent at all (the scaler started first, or a new agent is being set up), the heartbeats
+     * are looked for with one query instead, so the first agent to report is acted on at once too. A read that fails
+     * says no; the cycle that is due will tell.
      */
     public boolean agentsChanged() {
-        for (Map.Entry<String, Instant> agent : List.copyOf(agentChanges.entrySet())) {
-            try {
+        try {
+            if (!unservedPools.isEmpty()) {
+                for (AgentDocument agent : wiring.store().inPool(DocumentType.AGENTS, ClusterLoadDocument.META_POOL,
+                        AgentDocument.class)) {
+                    if (agent.pools().stream().anyMatch(unservedPools::contains)) {
+                        return true;
+                    }
+                }
+            }
+            for (Map.Entry<String, Instant> agent : List.copyOf(agentChanges.entrySet())) {
                 Instant now = wiring.store().read(new DocumentKey(ClusterLoadDocument.META_POOL, agent.getKey()),
                         AgentDocument.class).map(v -> v.document().lastChangeAt()).orElse(null);
                 if (now != null && !now.equals(agent.getValue())) {
                     return true;
                 }
-            } catch (StoreException e) {
-                log.debug("reading the heartbeat of {} failed: {}", agent.getKey(), e.getMessage());
-                return false;
             }
+        } catch (StoreException e) {
+            log.debug("reading the agents' heartbeats failed: {}", e.getMessage());
         }
         return false;
     }
 
     private void watchAgents(ClusterView view) {
         agentChanges.clear();
+        unservedPools.clear();
+        pools.forEach(p -> unservedPools.add(p.name()));
         for (AgentDocument agent : view.agents()) {
             agentChanges.put(agent.id(), agent.lastChangeAt());
+            unservedPools.removeAll(agent.pools());
         }
     }
 

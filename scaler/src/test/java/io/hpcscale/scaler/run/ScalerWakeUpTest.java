@@ -43,6 +43,19 @@ class ScalerWakeUpTest {
     }
 
     @Test
+    void theFirstAgentToReportWakesAScalerThatStartedBeforeIt() throws Exception {
+        Scaler scaler = fixture.scaler(fixture.memory, false, pool("a", 4));
+        scaler.runOnce(fixture.clock.instant());
+        assertFalse(scaler.agentsChanged(), "no agent yet");
+        heartbeat("b", fixture.clock.instant());
+        assertFalse(scaler.agentsChanged(), "an agent of another pool");
+        heartbeat("a", fixture.clock.instant());
+        assertTrue(scaler.agentsChanged(), "the pool's first agent, without waiting for the next cycle");
+        scaler.runOnce(fixture.clock.instant());
+        assertFalse(scaler.agentsChanged());
+    }
+
+    @Test
     void anAgentOfAnotherPoolIsNotWatched() throws Exception {
         Scaler scaler = fixture.scaler(fixture.memory, false, pool("a", 4));
         heartbeat("b", fixture.clock.instant());
