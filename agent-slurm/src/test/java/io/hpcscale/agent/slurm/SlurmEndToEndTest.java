@@ -5,41 +5,17 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.hpcscale.common.agent.Agent;
-import io.hpcscale.common.agent.PoolMap;
-import io.hpcscale.common.config.Component;
-import io.hpcscale.common.config.ConfigCatalog;
-import io.hpcscale.common.config.ConfigLoader;
-import io.hpcscale.common.config.Settings;
-import io.hpcscale.common.exec.ZtExecCommandRunner;
 import io.hpcscale.common.model.DocumentType;
-import io.hpcscale.common.store.DocumentStore;
-import io.hpcscale.common.store.SqliteClusterLoadStore;
-import io.hpcscale.scaler.cloud.CloudProviders;
 import io.hpcscale.scaler.plan.EventKind;
-import io.hpcscale.scaler.cloud.SimulatedCloud;
-import io.hpcscale.scaler.plan.Planner;
-import io.hpcscale.scaler.pool.PoolConfig;
-import io.hpcscale.scaler.pool.PoolConfigs;
-import io.hpcscale.scaler.run.ActionGate;
-import io.hpcscale.scaler.run.CloudThrottles;
-import io.hpcscale.scaler.run.PoolRuntime;
-import io.hpcscale.scaler.run.Scaler;
-import io.hpcscale.scaler.run.ScalerEvent;
-import io.hpcscale.scaler.run.ScalerEvents;
-import io.hpcscale.scaler.run.ScalerLease;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -51,7 +27,6 @@ import org.junit.jupiter.api.io.TempDir;
  * slurmd. Both share a SQLite file, as on a single-host installation. Jobs are submitted with sbatch.
  */
 class SlurmEndToEndTest {
-    private static final Duration CYCLE = Duration.ofSeconds(2);
 
     @TempDir
     Path dir;
@@ -65,69 +40,6 @@ class SlurmEndToEndTest {
         Assumptions.assumeTrue(because == null, because);
         // munged refuses a socket below a directory others cannot traverse; JUnit makes its directories 0700.
         Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
-    }
-
-    /** The agent and the scaler as the two services would run them, stepped every two seconds of real time. */
-    private final class Services implements AutoCloseable {
-        final SqliteClusterLoadStore store;
-        final SlurmAdapter adapter;
-        final Agent agent;
-        final Scaler scaler;
-        final List<ScalerEvent> events = Collections.synchronizedList(new ArrayList<>());
-        int peakRunning;
-
-        Services(Path config) {
-            ConfigLoader loader = new ConfigLoader(ConfigCatalog.standard());
-            Settings agentSettings = loader.load(config, Map.of(), Component.SLURM_AGENT);
-            Settings scalerSettings = loader.load(config, Map.of(), Component.SCALER);
-            store = new SqliteClusterLoadStore(dir.resolve("clusterload.db"), Duration.ofSeconds(10),
-                    Clock.systemUTC());
-            DocumentStore documents = new DocumentStore(store);
-            adapter = SlurmAgentMain.adapter(agentSettings, new ZtExecCommandRunner());
-            agent = new Agent(adapter, documents, PoolMap.fromSettings(agentSettings, "partition"), "head", "test");
-            ActionGate gate = new ActionGate(Clock.systemUTC());
-            CloudProviders providers = new CloudProviders(scalerSettings, new ZtExecCommandRunner(),
-                    new SimulatedCloud(Clock.systemUTC()), gate);
-            List<PoolRuntime> pools = new ArrayList<>();
-            for (PoolConfig pool : PoolConfigs.fromSettings(scalerSettings).values()) {
-                pools.add(new PoolRuntime(pool, providers.forPool(pool.name())));
-            }
-            ScalerEvents recorder = new ScalerEvents(documents, Duration.ofDays(1), true);
-            recorder.addListener(events::add);
-            scaler = new Scaler(pools, new Scaler.Wiring(documents,
-                    new Planner(scalerSettings.duration("scaler.staleAfter")), recorder,
-                    ScalerLease.forThisProcess(documents, Duration.ofMinutes(3)), gate, new CloudThrottles(),
-                    Runnable::run, Clock.systemUTC(), false));
-        }
-
-        void cycle(RealSlurm slurm) throws Exception {
-            agent.runOnce(Instant.now());
-            scaler.runOnce(Instant.now());
-            peakRunning = Math.max(peakRunning, slurm.runningNodes().size());
-            Thread.sleep(CYCLE.toMillis());
-        }
-
-        void until(RealSlurm slurm, Duration timeout, String what, Callable<Boolean> done) throws Exception {
-            Instant deadline = Instant.now().plus(timeout);
-            while (!done.call()) {
-                assertTrue(Instant.now().isBefore(deadline), "not within " + timeout.toSeconds() + " s: " + what
-                        + "; scaler events: " + events);
-                cycle(slurm);
-            }
-        }
-
-        /** Instances or nodes acted on with this outcome ok. */
-        long count(EventKind kind) {
-            synchronized (events) {
-                return events.stream().filter(e -> e.kind() == kind && e.outcome().ok())
-                        .mapToLong(e -> e.instances().size()).sum();
-            }
-        }
-
-        @Override
-        public void close() {
-            store.close();
-        }
     }
 
     private Path config(RealSlurm slurm, String pool, String... extra) throws IOException {
@@ -157,7 +69,7 @@ class SlurmEndToEndTest {
     @Test
     void startsJustEnoughNodesForTheJobsThenDrainsAndStopsThem() throws Exception {
         try (RealSlurm slurm = RealSlurm.start(dir.resolve("slurm"), "--static", "4");
-                Services services = new Services(config(slurm, "batch", "pool.batch.max = 4",
+                SlurmServices services = new SlurmServices(dir, config(slurm, "batch", "pool.batch.max = 4",
                         "pool.batch.idleTimeout = 20s"))) {
             String quiet = services.adapter.quickSignature().orElseThrow();
             String held = slurm.sbatch("-H", "-N", "1", "--wrap", "sleep 1");
@@ -207,7 +119,7 @@ class SlurmEndToEndTest {
             System.out.printf("real Slurm, static nodes: sbatch -> first start call %.1f s; last job end -> last "
                     + "instance stop %.1f s (idle timeout 20 s, cycles every %d s); %d starts, %d drains, %d stops, "
                     + "0 violations%n", Duration.between(submitted, firstStart).toMillis() / 1000.0,
-                    Duration.between(lastEnd, lastStop).toMillis() / 1000.0, CYCLE.toSeconds(),
+                    Duration.between(lastEnd, lastStop).toMillis() / 1000.0, SlurmServices.CYCLE.toSeconds(),
                     services.count(EventKind.START), services.count(EventKind.DRAIN), services.count(EventKind.STOP));
 
             // A drained node whose VM starts again: once its slurmd registers, the agent resumes it, and it runs work.
@@ -228,7 +140,7 @@ class SlurmEndToEndTest {
         try (RealSlurm slurm = RealSlurm.start(dir.resolve("slurm"), "--static", "0", "--cloud", "3",
                 "--resume-program", resume.toString(), "--suspend-program", suspend.toString(), "--suspend-time",
                 "15");
-                Services services = new Services(config(slurm, "cloud", "pool.cloud.max = 3",
+                SlurmServices services = new SlurmServices(dir, config(slurm, "cloud", "pool.cloud.max = 3",
                         "pool.cloud.slurmPowerSaving = true"))) {
             services.cycle(slurm);
             Instant submitted = Instant.now();
