@@ -21,6 +21,8 @@ import io.hpcscale.scaler.run.PoolRuntime;
 import io.hpcscale.scaler.run.Scaler;
 import io.hpcscale.scaler.run.ScalerEvents;
 import io.hpcscale.scaler.run.ScalerLease;
+import io.hpcscale.scaler.target.StoredTarget;
+import io.hpcscale.scaler.target.TargetUnavailableException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -93,7 +95,8 @@ public final class SimulatedCluster {
         long process = nextScalerProcess++;
         runningScalerProcesses.add(process);
         List<PoolRuntime> runtimes = spec.pools().stream()
-                .map(p -> new PoolRuntime(p, providerInterceptor.apply(cloud.provider(p.name())))).toList();
+                .map(p -> new PoolRuntime(p, providerInterceptor.apply(cloud.provider(p.name())),
+                        p.fixed() ? new StoredTarget(documents, p.name(), clock) : null)).toList();
         ScalerLease lease = new ScalerLease(documents, LEASE_TTL, new LeaseHolder(host, process, "simulated-boot"),
                 runningScalerProcesses::contains);
         return new Scaler(runtimes, new Scaler.Wiring(documents, new Planner(spec.staleAfter()), events, lease,
@@ -154,6 +157,15 @@ public final class SimulatedCluster {
 
     private String poolOf(String node) {
         return node.substring(0, node.lastIndexOf("-vm"));
+    }
+
+    /** Sets a fixed pool's count, as {@code set-capacity} does for a pool whose target lives in the store. */
+    public void setTarget(String pool, int count) {
+        try {
+            new StoredTarget(documents, pool, clock).write(count, "simulation");
+        } catch (TargetUnavailableException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
     }
 
     public DocumentStore documents() {

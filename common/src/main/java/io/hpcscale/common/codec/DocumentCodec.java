@@ -19,6 +19,7 @@ import io.hpcscale.common.model.LastAction;
 import io.hpcscale.common.model.LeaseDocument;
 import io.hpcscale.common.model.NodeJobStatus;
 import io.hpcscale.common.model.Placement;
+import io.hpcscale.common.model.PoolTargetDocument;
 import io.hpcscale.common.model.PowerDocument;
 import io.hpcscale.common.model.ScalerStateDocument;
 import io.hpcscale.common.model.StopKind;
@@ -61,6 +62,10 @@ public final class DocumentCodec {
             encodeState(state, json);
         } else if (document instanceof ChangeMarkerDocument marker) {
             putInstant(json, Fields.CHANGED_AT, marker.changedAt());
+        } else if (document instanceof PoolTargetDocument target) {
+            json.put(Fields.TARGET, target.target());
+            putInstant(json, Fields.SET_AT, target.setAt());
+            json.put(Fields.SET_BY, target.setBy());
         }
         return json;
     }
@@ -89,6 +94,7 @@ public final class DocumentCodec {
             case SCALER_STATE -> decodeState(fields);
             case MARKER -> new ChangeMarkerDocument(fields.requiredText(Fields.ID),
                     fields.requiredInstant(Fields.CHANGED_AT));
+            case TARGET -> decodeTarget(fields);
         };
     }
 
@@ -287,6 +293,15 @@ public final class DocumentCodec {
                 fields.requiredInstant(Fields.REQUESTED_AT));
     }
 
+    private static PoolTargetDocument decodeTarget(FieldReader fields) {
+        int target = fields.intNumber(Fields.TARGET, -1);
+        if (target < 0) {
+            throw fields.fail(Fields.TARGET, target == -1 ? "is missing" : "is negative: " + target);
+        }
+        return new PoolTargetDocument(fields.requiredText(Fields.POOL_NAME), target, fields.instant(Fields.SET_AT),
+                fields.optionalText(Fields.SET_BY));
+    }
+
     private static void encodeLease(LeaseDocument lease, ObjectNode json) {
         json.put(Fields.HOLDER, lease.holder());
         json.put(Fields.HOST, lease.host());
@@ -311,6 +326,8 @@ public final class DocumentCodec {
         json.put(Fields.BACKOFF_REASON, state.backoffReason());
         putInstant(json, Fields.THROTTLED_UNTIL, state.throttledUntil());
         json.put(Fields.EVICTIONS, state.evictions());
+        ArrayNode rounds = json.putArray(Fields.EVICTION_ROUNDS);
+        state.evictionRounds().forEach(at -> rounds.add(at.toString()));
         if (state.pendingCreate() == null) {
             json.putNull(Fields.PENDING_CREATE);
         } else {
@@ -382,7 +399,7 @@ public final class DocumentCodec {
         return new ScalerStateDocument(fields.requiredText(Fields.POOL_NAME), instances,
                 fields.intNumber(Fields.CONSECUTIVE_BOOT_FAILURES, 0), fields.instant(Fields.BACKOFF_UNTIL),
                 fields.optionalText(Fields.BACKOFF_REASON), fields.instant(Fields.THROTTLED_UNTIL), pendingCreate,
-                lastAction, fields.number(Fields.EVICTIONS, 0));
+                lastAction, fields.number(Fields.EVICTIONS, 0), fields.instantList(Fields.EVICTION_ROUNDS));
     }
 
     private static InstanceRecord decodeInstanceRecord(FieldReader state, String id, JsonNode json) {

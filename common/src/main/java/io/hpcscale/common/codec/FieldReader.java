@@ -119,6 +119,18 @@ final class FieldReader {
         return values;
     }
 
+    List<Instant> instantList(String field) {
+        List<Instant> values = new ArrayList<>();
+        for (String text : textList(field)) {
+            try {
+                values.add(Instant.parse(text));
+            } catch (DateTimeParseException e) {
+                throw fail(field, "holds something that is not an ISO-8601 instant: '" + text + "'");
+            }
+        }
+        return values;
+    }
+
     JsonNode node(String field) {
         return json.get(field);
     }

@@ -61,6 +61,10 @@ final class Fields {
     static final String BACKOFF_REASON = "BackoffReason";
     static final String THROTTLED_UNTIL = "ThrottledUntil";
     static final String EVICTIONS = "Evictions";
+    static final String EVICTION_ROUNDS = "EvictionRounds";
+    static final String TARGET = "Target";
+    static final String SET_AT = "SetAt";
+    static final String SET_BY = "SetBy";
     static final String PENDING_CREATE = "PendingCreate";
     static final String LAST_ACTION = "LastAction";
     static final String STARTED_AT = "StartedAt";

@@ -259,6 +259,31 @@ public final class ConfigCatalog {
                 .describe("How long a pool starts nothing after a capacity or quota error, or after "
                         + "bootFailuresBeforeBackoff failed boots in a row.")
                 .build());
+        keys.add(key("pool.<name>.target", ValueKind.CHOICE, "demand", Set.of(SCALER)).choices("demand", "fixed")
+                .describe("How many instances the pool runs: demand (what the scheduler's queued jobs need, between "
+                        + "min and max) or fixed (a count set by the administrator or a render manager: the "
+                        + "resource group's tag named by targetTag for the azure provider, else the store; change it "
+                        + "with hpcscale-scaler set-capacity). Evicted or deleted instances are started or replaced "
+                        + "to keep it.")
+                .build());
+        keys.add(key("pool.<name>.targetTag", ValueKind.STRING, "TOTAL_NODES", Set.of(SCALER))
+                .describe("target = fixed, azure provider: the tag of the pool's resource group holding the count. "
+                        + "set-capacity merges this one tag and keeps the group's other tags.")
+                .build());
+        keys.add(key("pool.<name>.shrink", ValueKind.CHOICE, "lazy", Set.of(SCALER)).choices("lazy", "idle-first")
+                .describe("target = fixed, when the target is lowered and no agent reports the pool's nodes (so "
+                        + "hpcscale cannot see which run jobs): lazy leaves the surplus to evictions and nodes that "
+                        + "remove themselves; idle-first also stops instances still booting, newest first, but never "
+                        + "a running one. With an agent the surplus is always drained and stopped, idle nodes first.")
+                .build());
+        keys.add(key("pool.<name>.evictionRoundsBeforeBackoff", ValueKind.INTEGER, "3", Set.of(SCALER)).minimum(1)
+                .describe("Spot pools: cycles finding evictions within evictionWindow that put the pool in backoff "
+                        + "(capacityBackoff, with an event): one storm is replaced at once, evictions that keep "
+                        + "coming are not chased.")
+                .build());
+        keys.add(key("pool.<name>.evictionWindow", ValueKind.DURATION, "30m", Set.of(SCALER)).minimumMillis(1000)
+                .describe("Spot pools: the window in which evictionRoundsBeforeBackoff is counted.")
+                .build());
         keys.add(key("pool.<name>.command.list", ValueKind.STRING, null, Set.of(SCALER))
                 .describe("command provider: prints the pool's instances, one per line: instance node state "
                         + "(state: running, starting, stopping or stopped; on/off also accepted).")

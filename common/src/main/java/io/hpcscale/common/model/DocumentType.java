@@ -13,6 +13,7 @@ public enum DocumentType {
     LEASE("lease"),
     POWER("power"),
     SCALER_STATE("scalerstate"),
+    TARGET("target"),
     MARKER("marker");
 
     private final String wireName;

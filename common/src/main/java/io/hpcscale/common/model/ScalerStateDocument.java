@@ -1,7 +1,9 @@
 package io.hpcscale.common.model;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -22,6 +24,8 @@ import java.util.TreeMap;
  * @param pendingCreate           instances asked of the cloud whose creation is not confirmed yet, or null
  * @param lastAction              the most recent action, or null
  * @param evictions               instances the cloud took back (Spot evictions) since the pool was first scaled
+ * @param evictionRounds          the cycles that found evictions, the most recent {@link #EVICTION_ROUNDS_KEPT}: how
+ *                                the scaler tells repeated evictions from one storm
  */
 public record ScalerStateDocument(
         String poolName,
@@ -32,19 +36,24 @@ public record ScalerStateDocument(
         Instant throttledUntil,
         PendingCreate pendingCreate,
         LastAction lastAction,
-        long evictions) implements ClusterLoadDocument {
+        long evictions,
+        List<Instant> evictionRounds) implements ClusterLoadDocument {
 
     /** A create written down before the call: instances found active that no record explains are attributed to it. */
     public record PendingCreate(int count, Instant at, String reason) {
     }
 
+    /** Enough for any sensible pool.<name>.evictionRoundsBeforeBackoff, and small in the document. */
+    public static final int EVICTION_ROUNDS_KEPT = 20;
+
     public ScalerStateDocument {
         Objects.requireNonNull(poolName, "poolName");
         instances = Collections.unmodifiableSortedMap(new TreeMap<>(instances));
+        evictionRounds = evictionRounds == null ? List.of() : List.copyOf(evictionRounds);
     }
 
     public static ScalerStateDocument empty(String poolName) {
-        return new ScalerStateDocument(poolName, new TreeMap<>(), 0, null, null, null, null, null, 0);
+        return new ScalerStateDocument(poolName, new TreeMap<>(), 0, null, null, null, null, null, 0, List.of());
     }
 
     public static String idFor(String poolName) {
@@ -83,20 +92,20 @@ public record ScalerStateDocument(
         SortedMap<String, InstanceRecord> changed = new TreeMap<>(instances);
         changed.put(instanceId, record);
         return new ScalerStateDocument(poolName, changed, consecutiveBootFailures, backoffUntil, backoffReason,
-                throttledUntil, pendingCreate, lastAction, evictions);
+                throttledUntil, pendingCreate, lastAction, evictions, evictionRounds);
     }
 
     /** All instance records at once: one copy, where a record at a time would copy the map each time. */
     public ScalerStateDocument withInstances(SortedMap<String, InstanceRecord> records) {
         return new ScalerStateDocument(poolName, records, consecutiveBootFailures, backoffUntil, backoffReason,
-                throttledUntil, pendingCreate, lastAction, evictions);
+                throttledUntil, pendingCreate, lastAction, evictions, evictionRounds);
     }
 
     public ScalerStateDocument withoutInstance(String instanceId) {
         SortedMap<String, InstanceRecord> changed = new TreeMap<>(instances);
         changed.remove(instanceId);
         return new ScalerStateDocument(poolName, changed, consecutiveBootFailures, backoffUntil, backoffReason,
-                throttledUntil, pendingCreate, lastAction, evictions);
+                throttledUntil, pendingCreate, lastAction, evictions, evictionRounds);
     }
 
     /** Forgets instances the cloud no longer has. */
@@ -104,38 +113,54 @@ public record ScalerStateDocument(
         SortedMap<String, InstanceRecord> kept = new TreeMap<>(instances);
         kept.keySet().retainAll(instanceIds);
         return new ScalerStateDocument(poolName, kept, consecutiveBootFailures, backoffUntil, backoffReason,
-                throttledUntil, pendingCreate, lastAction, evictions);
+                throttledUntil, pendingCreate, lastAction, evictions, evictionRounds);
     }
 
     public ScalerStateDocument withBootFailures(int failures) {
         return new ScalerStateDocument(poolName, instances, failures, backoffUntil, backoffReason, throttledUntil,
-                pendingCreate, lastAction, evictions);
+                pendingCreate, lastAction, evictions, evictionRounds);
     }
 
     /** Starts nothing until {@code until}; the count of failed boots begins again. */
     public ScalerStateDocument backoff(Instant until, String reason) {
         return new ScalerStateDocument(poolName, instances, 0, until, reason, throttledUntil, pendingCreate,
-                lastAction, evictions);
+                lastAction, evictions, evictionRounds);
     }
 
     public ScalerStateDocument throttle(Instant until) {
         return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
-                until, pendingCreate, lastAction, evictions);
+                until, pendingCreate, lastAction, evictions, evictionRounds);
     }
 
     public ScalerStateDocument withPendingCreate(PendingCreate pending) {
         return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
-                throttledUntil, pending, lastAction, evictions);
+                throttledUntil, pending, lastAction, evictions, evictionRounds);
     }
 
     public ScalerStateDocument withLastAction(LastAction action) {
         return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
-                throttledUntil, pendingCreate, action, evictions);
+                throttledUntil, pendingCreate, action, evictions, evictionRounds);
     }
 
     /** One more instance the cloud took back. */
     public ScalerStateDocument withEviction() {
         return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
-                throttledUntil, pendingCreate, lastAction, evictions + 1);
+                throttledUntil, pendingCreate, lastAction, evictions + 1, evictionRounds);
+    }
+
+    /** A cycle that found evictions; only the most recent rounds are kept. */
+    public ScalerStateDocument withEvictionRound(Instant at) {
+        List<Instant> rounds = new ArrayList<>(evictionRounds);
+        rounds.add(at);
+        if (rounds.size() > EVICTION_ROUNDS_KEPT) {
+            rounds = rounds.subList(rounds.size() - EVICTION_ROUNDS_KEPT, rounds.size());
+        }
+        return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
+                throttledUntil, pendingCreate, lastAction, evictions, rounds);
+    }
+
+    /** How many cycles that found evictions fall at or after {@code since}. */
+    public int evictionRoundsSince(Instant since) {
+        return (int) evictionRounds.stream().filter(at -> !at.isBefore(since)).count();
     }
 }

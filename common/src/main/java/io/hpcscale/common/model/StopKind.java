@@ -11,6 +11,11 @@ public enum StopKind {
     BOOT_FAILURE,
     /** Slurm's power saving suspended its node, which runs no job. */
     POWER_SAVING,
+    /**
+     * The pool's fixed target was lowered: an instance still booting, whose node runs nothing yet, in a pool that no
+     * agent serves.
+     */
+    SURPLUS,
     /** Not stopped by hpcscale: the cloud took a Spot instance back. Found, never planned. */
     EVICTED,
     /** Not stopped by hpcscale: someone or something else stopped it. Found, never planned. */

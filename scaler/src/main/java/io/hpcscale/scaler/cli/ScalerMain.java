@@ -6,7 +6,7 @@ import io.hpcscale.common.cli.RootCommand;
 import io.hpcscale.common.config.Component;
 import picocli.CommandLine;
 
-/** The production scaler's commands: run, once, plan, check, documents. */
+/** The production scaler's commands: run, once, plan, check, set-capacity, documents. */
 public final class ScalerMain {
     private ScalerMain() {
     }
@@ -17,6 +17,7 @@ public final class ScalerMain {
         commandLine.addSubcommand("once", new ScalerOnceCommand());
         commandLine.addSubcommand("plan", new ScalerPlanCommand());
         commandLine.addSubcommand("check", new CheckCommand());
+        commandLine.addSubcommand("set-capacity", new SetCapacityCommand());
         commandLine.addSubcommand("documents", new DocumentsCommand());
         return commandLine;
     }

@@ -6,6 +6,7 @@ import io.hpcscale.common.exec.ZtExecCommandRunner;
 import io.hpcscale.common.store.ClusterLoadStore;
 import io.hpcscale.common.store.DocumentStore;
 import io.hpcscale.common.store.StoreFactory;
+import io.hpcscale.scaler.cloud.CloudProvider;
 import io.hpcscale.scaler.cloud.CloudProviders;
 import io.hpcscale.scaler.cloud.SimulatedCloud;
 import io.hpcscale.scaler.plan.Planner;
@@ -22,6 +23,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -64,11 +66,11 @@ final class ScalerRuntime implements AutoCloseable {
         Map<String, PoolConfig> configs = PoolConfigs.fromSettings(settings);
         CloudProviders providers = new CloudProviders(settings, new ZtExecCommandRunner(), new SimulatedCloud(clock),
                 gate);
-        List<PoolRuntime> pools = new ArrayList<>();
+        Map<PoolConfig, CloudProvider> providerOf = new LinkedHashMap<>();
         List<String> problems = new ArrayList<>();
         for (PoolConfig config : configs.values()) {
             try {
-                pools.add(new PoolRuntime(config, providers.forPool(config.name())));
+                providerOf.put(config, providers.forPool(config.name()));
             } catch (ConfigException e) {
                 problems.addAll(e.problems());
             }
@@ -79,6 +81,9 @@ final class ScalerRuntime implements AutoCloseable {
         boolean dryRun = settings.bool("scaler.dryRun");
         ClusterLoadStore store = StoreFactory.open(settings, clock);
         DocumentStore documents = new DocumentStore(store);
+        List<PoolRuntime> pools = new ArrayList<>();
+        providerOf.forEach((config, provider) -> pools.add(new PoolRuntime(config, provider, config.fixed()
+                ? providers.targetForPool(config.name(), documents, clock) : null)));
         ScalerEvents events = new ScalerEvents(documents, settings.duration("scaler.eventTtl"), !dryRun);
         ExecutorService poolThreads = Executors.newFixedThreadPool(settings.intValue("scaler.poolConcurrency"),
                 daemonThreads());

@@ -5,10 +5,14 @@ import io.hpcscale.common.config.PoolSettings;
 import io.hpcscale.common.config.Settings;
 import io.hpcscale.common.exec.CommandLimits;
 import io.hpcscale.common.exec.CommandRunner;
+import io.hpcscale.common.store.DocumentStore;
 import io.hpcscale.scaler.cloud.azure.AzureClients;
 import io.hpcscale.scaler.cloud.azure.AzureProviders;
 import io.hpcscale.scaler.cloud.azure.AzureSettings;
 import io.hpcscale.scaler.pool.StopAction;
+import io.hpcscale.scaler.target.StoredTarget;
+import io.hpcscale.scaler.target.TargetSource;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
@@ -46,6 +50,15 @@ public final class CloudProviders {
             case "simulated" -> simulated(pool);
             default -> throw new ConfigException(pool.key("provider") + "=" + provider + " is not a provider");
         };
+    }
+
+    /**
+     * Where a fixed pool's count lives: its resource group's tag for an azure pool, the store for the others.
+     */
+    public TargetSource targetForPool(String name, DocumentStore store, Clock clock) {
+        PoolSettings pool = settings.pool(name);
+        return "azure".equals(pool.string("provider")) ? azure().targetForPool(pool)
+                : new StoredTarget(store, name, clock);
     }
 
     private CloudProvider command(PoolSettings pool) {

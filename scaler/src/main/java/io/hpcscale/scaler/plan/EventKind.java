@@ -39,6 +39,12 @@ public enum EventKind {
      * The outcome of an action an earlier scaler asked for but did not live to record, as the listing now shows it.
      */
     SETTLED("settled", false),
+    /** A fixed pool's target cannot be read, is not set or is not a count: nothing is started or stopped. */
+    TARGET_UNKNOWN("target-unknown", false),
+    /** A fixed pool runs more than its target and nothing may be stopped to meet it. */
+    ABOVE_TARGET("above-target", false),
+    /** Spot evictions keep coming: the pool backs off rather than chase them. */
+    EVICTION_BACKOFF("eviction-backoff", false),
     /** The scaler's memory of the pool cannot be read or written: the pool is not acted on. */
     STATE_UNAVAILABLE("state-unavailable", false);
 

@@ -23,6 +23,7 @@ import java.util.Map;
  * @param poolOfNode        every node the agents report, with its pool: a node of this pool's scale set reported
  *                          in another pool has registered, even if this pool's mapping does not claim it. One map
  *                          for the whole cycle, shared by every pool's state.
+ * @param target            a fixed pool's target as read this cycle; null for a pool whose queued jobs decide
  */
 public record PoolState(
         PoolConfig pool,
@@ -37,7 +38,8 @@ public record PoolState(
         Instant agentReadAt,
         ScalerStateDocument state,
         Instant now,
-        String fallback) {
+        String fallback,
+        TargetReading target) {
 
     public PoolState {
         jobs = List.copyOf(jobs);

@@ -24,6 +24,7 @@ public final class StopGuard {
             case DRAINED -> drained(vm, drain);
             case BOOT_FAILURE -> failedBoot(vm);
             case POWER_SAVING -> suspended(vm);
+            case SURPLUS -> unreported(vm);
             case EVICTED, STOPPED_ELSEWHERE -> Optional.of("hpcscale never plans a stop of kind " + kind
                     + ": it only finds one");
         };
@@ -54,6 +55,14 @@ public final class StopGuard {
             return Optional.of("its node reported to the scheduler");
         }
         return Optional.empty();
+    }
+
+    /**
+     * Only an instance whose node no agent reports is stopped as surplus of a fixed target: a reported node may run
+     * jobs, and is drained instead.
+     */
+    private static Optional<String> unreported(VmDocument vm) {
+        return vm == null ? Optional.empty() : Optional.of("an agent reports its node: it is drained instead");
     }
 
     private static Optional<String> suspended(VmDocument vm) {

@@ -15,6 +15,8 @@ import java.util.Objects;
  * @param slurmPowerSaving          start and stop what Slurm's power saving asks for, and plan nothing itself
  * @param fallbacks                 pools, in order, that take this pool's jobs when it cannot
  *                                  ({@link io.hpcscale.common.config.PoolGroups})
+ * @param fixedTarget               how the pool keeps a fixed count of instances, or null when queued jobs decide
+ * @param evictionBackoff           when repeated Spot evictions put the pool in backoff
  */
 public record PoolConfig(
         String name,
@@ -31,11 +33,14 @@ public record PoolConfig(
         int bootFailuresBeforeBackoff,
         Duration capacityBackoff,
         boolean slurmPowerSaving,
-        List<String> fallbacks) {
+        List<String> fallbacks,
+        FixedTarget fixedTarget,
+        EvictionBackoff evictionBackoff) {
 
     public PoolConfig {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(shapeSettings, "shapeSettings");
+        Objects.requireNonNull(evictionBackoff, "evictionBackoff");
         fallbacks = List.copyOf(fallbacks);
         if (min < 0 || max < min) {
             throw new IllegalArgumentException("pool " + name + ": need 0 <= min <= max, have min " + min
@@ -48,10 +53,15 @@ public record PoolConfig(
         return shape != null;
     }
 
+    /** The pool keeps a count set from outside ({@code target = fixed}) rather than what queued jobs need. */
+    public boolean fixed() {
+        return fixedTarget != null;
+    }
+
     /** These settings with the provider's shape under the parts the settings give. */
     public PoolConfig withShapeFromProvider(VmShape fromProvider) {
         return new PoolConfig(name, shapeSettings, shapeSettings.over(fromProvider), min, max, idleTimeout,
                 bootTimeout, countHeldJobs, stopAction, maxStartPerCycle, maxStopPerCycle, bootFailuresBeforeBackoff,
-                capacityBackoff, slurmPowerSaving, fallbacks);
+                capacityBackoff, slurmPowerSaving, fallbacks, fixedTarget, evictionBackoff);
     }
 }

@@ -74,7 +74,20 @@ public final class PoolConfigs {
                     StopAction.fromSetting(pool.string("stopAction")), pool.intValue("maxStartPerCycle"),
                     pool.intValue("maxStopPerCycle"), pool.intValue("bootFailuresBeforeBackoff"),
                     pool.duration("capacityBackoff"), pool.bool("slurmPowerSaving"),
-                    groups.group(name).subList(1, groups.group(name).size())));
+                    groups.group(name).subList(1, groups.group(name).size()),
+                    "fixed".equals(pool.string("target")) ? new FixedTarget(pool.string("targetTag"),
+                            FixedTarget.Shrink.fromSetting(pool.string("shrink"))) : null,
+                    new EvictionBackoff(pool.intValue("evictionRoundsBeforeBackoff"),
+                            pool.duration("evictionWindow"))));
+            if ("fixed".equals(pool.string("target")) && pool.bool("slurmPowerSaving")) {
+                problems.add(pool.key("target") + " = fixed cannot be combined with " + pool.key("slurmPowerSaving")
+                        + " = true: Slurm's power saving decides which nodes run; choose one");
+            }
+            if ("fixed".equals(pool.string("target")) && groups.group(name).size() > 1) {
+                problems.add(pool.key("target") + " = fixed cannot be combined with fallback pools: a fixed pool "
+                        + "keeps its count whatever the jobs, so there are no jobs to pass on; give each pool its "
+                        + "own target");
+            }
             if (pool.bool("slurmPowerSaving") && (groups.isFallback(name) || groups.group(name).size() > 1)) {
                 problems.add(pool.key("slurmPowerSaving") + " = true cannot be combined with fallback pools: Slurm "
                         + "chooses which nodes to resume, so there is nothing for a fallback to take over");

@@ -10,6 +10,7 @@ import io.hpcscale.scaler.plan.EventKind;
 import io.hpcscale.scaler.plan.InstanceList;
 import io.hpcscale.scaler.plan.PlanResult;
 import io.hpcscale.scaler.plan.PoolState;
+import io.hpcscale.scaler.plan.TargetReading;
 import java.time.Instant;
 import java.util.List;
 
@@ -26,7 +27,8 @@ final class PoolCycle {
     private final CycleContext context;
 
     /** What the pool's part needs before it can plan: its remembered state and its instances. */
-    record Prepared(ScalerStateStore.Loaded loaded, ScalerStateDocument state, InstanceList instances) {
+    record Prepared(ScalerStateStore.Loaded loaded, ScalerStateDocument state, InstanceList instances,
+            TargetReading target) {
     }
 
     /** A pool's planned (and perhaps acted on) part, with its state as the actions left it. */
@@ -81,7 +83,9 @@ final class PoolCycle {
         if (listing.throttledUntil() != null && act && !context.dryRun()) {
             state = state.throttle(listing.throttledUntil());
         }
-        return new Preparation(new Prepared(loaded, state, listing.instances()), null);
+        // The target is read only when the cloud answered: a throttled account is not called again for it.
+        TargetReading target = listing.instances().known() ? pool.readTarget() : null;
+        return new Preparation(new Prepared(loaded, state, listing.instances(), target), null);
     }
 
     /** The planner's view of the pool, with these jobs and nodes as its share. */
@@ -89,7 +93,8 @@ final class PoolCycle {
             ScalerStateDocument state) {
         return new PoolState(pool.config(), jobs, vms, view.drainsOf(pool.name()),
                 view.powerRequestsOf(pool.name()), prepared.instances(), pool.provider().canCreate(),
-                pool.provider().spot(), view.poolOfNode(), view.agentReadAt().get(pool.name()), state, now, fallback);
+                pool.provider().spot(), view.poolOfNode(), view.agentReadAt().get(pool.name()), state, now, fallback,
+                prepared.target());
     }
 
     /** Plans with these jobs and nodes and, unless only planning, acts and records. */

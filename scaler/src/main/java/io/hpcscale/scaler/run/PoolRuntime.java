@@ -4,9 +4,13 @@ import io.hpcscale.common.model.VmDocument;
 import io.hpcscale.scaler.cloud.CloudException;
 import io.hpcscale.scaler.cloud.CloudProvider;
 import io.hpcscale.scaler.pool.PoolConfig;
+import io.hpcscale.scaler.plan.TargetReading;
 import io.hpcscale.scaler.pool.VmShape;
+import io.hpcscale.scaler.target.TargetSource;
+import io.hpcscale.scaler.target.TargetUnavailableException;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,12 +22,23 @@ public final class PoolRuntime {
     private static final Logger LOG = LoggerFactory.getLogger(PoolRuntime.class);
 
     private final CloudProvider provider;
+    private final TargetSource target;
     private volatile PoolConfig config;
     private volatile boolean shapeChecked;
 
     public PoolRuntime(PoolConfig config, CloudProvider provider) {
+        this(config, provider, null);
+    }
+
+    /** @param target where a fixed pool's count lives; null for a pool whose queued jobs decide */
+    public PoolRuntime(PoolConfig config, CloudProvider provider, TargetSource target) {
+        if (config.fixed() && target == null) {
+            throw new IllegalArgumentException("pool " + config.name() + " keeps a fixed target but has no source "
+                    + "for it");
+        }
         this.config = config;
         this.provider = provider;
+        this.target = config.fixed() ? target : null;
     }
 
     public String name() {
@@ -37,6 +52,26 @@ public final class PoolRuntime {
 
     public CloudProvider provider() {
         return provider;
+    }
+
+    /** Where the pool's fixed count lives; empty for a pool whose queued jobs decide. */
+    public Optional<TargetSource> target() {
+        return Optional.ofNullable(target);
+    }
+
+    /** A fixed pool's target as it reads now; null for a pool whose queued jobs decide. */
+    public TargetReading readTarget() throws InterruptedException {
+        if (target == null) {
+            return null;
+        }
+        try {
+            OptionalInt count = target.read();
+            return count.isPresent() ? TargetReading.of(count.getAsInt(), target.describe())
+                    : TargetReading.unknown(target.describe(), target.describe() + " is not set: set it with "
+                            + "hpcscale-scaler set-capacity " + name() + " <n>");
+        } catch (TargetUnavailableException e) {
+            return TargetReading.unknown(target.describe(), e.getMessage());
+        }
     }
 
     /**

@@ -45,6 +45,10 @@ final class PoolStateBuilder {
     final List<DrainDocument> drains = new ArrayList<>();
     final List<io.hpcscale.common.model.PowerDocument> powerRequests = new ArrayList<>();
     boolean powerSaving = false;
+    /** A fixed pool's target as read this cycle; a demand pool when {@code fixedShrink} is null. */
+    TargetReading target;
+    String fixedShrink;
+    int evictionRounds = 3;
     final List<Instance> instances = new ArrayList<>();
     final Map<String, String> poolOfNode = new HashMap<>();
 
@@ -59,12 +63,21 @@ final class PoolStateBuilder {
     PoolConfig config() {
         return PoolConfigs.withDefaults("p", new VmShape(16, 65536, gpus), max, Map.of("min", Integer.toString(min),
                 "countHeldJobs", Boolean.toString(countHeld), "maxStartPerCycle", Integer.toString(maxStart),
-                "maxStopPerCycle", Integer.toString(maxStop), "slurmPowerSaving", Boolean.toString(powerSaving)));
+                "maxStopPerCycle", Integer.toString(maxStop), "slurmPowerSaving", Boolean.toString(powerSaving),
+                "target", fixedShrink == null ? "demand" : "fixed", "shrink", fixedShrink == null ? "lazy" : fixedShrink,
+                "evictionRoundsBeforeBackoff", Integer.toString(evictionRounds)));
     }
 
     /** Instance i was started by hpcscale at {@code since} and its node has not reported yet. */
     PoolStateBuilder booting(int i, Instant since) {
         state = state.withInstance(id(i), InstanceRecord.blank().started(since, "test"));
+        return this;
+    }
+
+    /** A pool of target = fixed whose target reads {@code count}. */
+    PoolStateBuilder fixed(int count, String shrink) {
+        fixedShrink = shrink;
+        target = TargetReading.of(count, "tag TOTAL_NODES of resource group rg");
         return this;
     }
 
@@ -133,7 +146,7 @@ final class PoolStateBuilder {
 
     PoolState build() {
         return new PoolState(config(), jobs, vms, drains, powerRequests, unknown != null ? unknown : InstanceList.of(instances),
-                canCreate, spot, poolOfNode, agentReadAt, state, NOW, fallback);
+                canCreate, spot, poolOfNode, agentReadAt, state, NOW, fallback, target);
     }
 
     PlanResult plan() {

@@ -74,6 +74,11 @@ final class SimulateCommand implements Callable<Integer> {
             + "(default: the max nodes).")
     private List<Integer> staticSizes;
 
+    @Option(names = "--target", paramLabel = "N", description = "hpcscale's pool keeps N instances (target = fixed), "
+            + "whatever the jobs need, as a render farm's pool does; with --evictions this shows what an eviction rate "
+            + "costs (default: demand).")
+    private Integer target;
+
     @Option(names = "--min", paramLabel = "N", description = "hpcscale's pool min (default: ${DEFAULT-VALUE}).")
     private int min;
 
@@ -128,7 +133,7 @@ final class SimulateCommand implements Callable<Integer> {
             settings = new SimulationSettings(cpusPerNode, nodes, BootTimes.parse(bootTime), evictions, quota, seed,
                     min, Durations.parse(idleTimeout), maxStart, maxStop, Duration.ofMinutes(2), Duration.ofMinutes(1),
                     Durations.parse(agentQuickInterval), Durations.parse(scalerQuickInterval), Duration.ofMinutes(10),
-                    staticSizes == null ? List.of(nodes) : staticSizes);
+                    staticSizes == null ? List.of(nodes) : staticSizes, target);
             selection = new Simulation.Selection(limit, from == null ? null : Durations.parse(from),
                     to == null ? null : Durations.parse(to));
         } catch (IllegalArgumentException e) {
@@ -196,10 +201,12 @@ final class SimulateCommand implements Callable<Integer> {
 
     private static String describe(SimulationSettings s) {
         return String.format(java.util.Locale.ROOT, "%d nodes of %d CPU(s), boot %s, evictions %s/instance-hour, "
-                + "quota %s, seed %d; hpcscale: min %d, idle timeout %s, step limits %d up / %d down, quick checks "
-                + "%s agent / %s scaler",
+                + "quota %s, seed %d; hpcscale: %s, min %d, idle timeout %s, step limits %d up / %d down, quick "
+                + "checks %s agent / %s scaler",
                 s.maxNodes(), s.cpusPerNode(), s.bootTimes(), s.evictionsPerInstanceHour(),
-                s.quota() == null ? "none" : s.quota(), s.seed(), s.min(), Durations.format(s.idleTimeout()),
+                s.quota() == null ? "none" : s.quota(), s.seed(),
+                s.fixedTarget() == null ? "target from demand" : "fixed target " + s.fixedTarget(), s.min(),
+                Durations.format(s.idleTimeout()),
                 s.maxStartPerCycle(), s.maxStopPerCycle(), quick(s.agentQuickInterval()),
                 quick(s.scalerQuickInterval()));
     }

@@ -58,6 +58,9 @@ final class HpcscaleRun extends PolicyRun {
         if (settings.quota() != null) {
             cluster.cloud().setQuota(Simulation.POOL, settings.quota());
         }
+        if (settings.fixedTarget() != null) {
+            cluster.setTarget(Simulation.POOL, settings.fixedTarget());
+        }
         this.agentOrigin = clock.instant();
         this.scalerOrigin = clock.instant().plusSeconds(30);
         cluster.cloud().addListener((p, instance, from, evicted, at) -> {
@@ -182,7 +185,8 @@ final class HpcscaleRun extends PolicyRun {
 
     @Override
     boolean settled() {
-        return cloud().activeInstances() <= pool.min();
+        // A fixed pool keeps its count after the last job, as a static cluster does: at rest once the jobs are done.
+        return settings.fixedTarget() != null || cloud().activeInstances() <= pool.min();
     }
 
     /** The agent ran (or would have, writing only its heartbeat) at its last tick. */

@@ -35,6 +35,19 @@ public record PolicyResult(
         waitsSeconds = List.copyOf(waitsSeconds);
     }
 
+    /** Instances active on average over the replay, weighing each sample by how long it held. */
+    public double meanActive() {
+        if (series.size() < 2) {
+            return series.isEmpty() ? 0 : series.get(0).active();
+        }
+        double weighted = 0;
+        for (int i = 0; i + 1 < series.size(); i++) {
+            weighted += series.get(i).active() * (series.get(i + 1).seconds() - series.get(i).seconds());
+        }
+        double span = series.get(series.size() - 1).seconds() - series.get(0).seconds();
+        return span <= 0 ? series.get(0).active() : weighted / span;
+    }
+
     /** At {@code seconds} after the first submission: nodes active (starting or running) and nodes the jobs ask for. */
     public record Sample(double seconds, int active, int demanded) {
     }

@@ -81,7 +81,8 @@ public final class Simulation {
                 Map.of("min", Integer.toString(settings.min()),
                         "idleTimeout", Durations.format(settings.idleTimeout()),
                         "maxStartPerCycle", Integer.toString(settings.maxStartPerCycle()),
-                        "maxStopPerCycle", Integer.toString(settings.maxStopPerCycle())));
+                        "maxStopPerCycle", Integer.toString(settings.maxStopPerCycle()),
+                        "target", settings.fixedTarget() == null ? "demand" : "fixed"));
     }
 
     /** The lower bound: node-hours are the jobs' own node-seconds; each job waits only for the boot. */

@@ -37,7 +37,8 @@ public final class SimulationReport {
                         .append(" jobs lost to an instance stopped under them\n");
             }
             if (r.evictions() > 0) {
-                out.append(r.name()).append(": ").append(r.evictions()).append(" Spot evictions\n");
+                out.append(r.name()).append(": ").append(r.evictions()).append(String.format(Locale.ROOT,
+                        " Spot evictions; %.1f instances active on average%n", r.meanActive()));
             }
             if (r.jobsCompleted() < outcome.jobs()) {
                 out.append(r.name()).append(": ").append(outcome.jobs() - r.jobsCompleted()).append(" of ")
@@ -55,6 +56,9 @@ public final class SimulationReport {
             ObjectNode policy = root.putObject(r.name());
             policy.put("nodeHours", round(r.nodeHours()));
             policy.put("idleNodeHours", round(r.idleNodeHours()));
+            if (!r.series().isEmpty()) {
+                policy.put("meanActiveInstances", round(r.meanActive()));
+            }
             policy.put("meanWaitSeconds", round(r.meanWaitSeconds()));
             policy.put("medianWaitSeconds", round(r.medianWaitSeconds()));
             policy.put("p95WaitSeconds", round(r.p95WaitSeconds()));

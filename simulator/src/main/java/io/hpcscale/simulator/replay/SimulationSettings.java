@@ -20,6 +20,8 @@ import java.util.List;
  * @param scalerQuickInterval     hpcscale's scaler.quickInterval: the scaler runs at this cadence once the agent
  *                                wrote a change; 0 for never
  * @param staticSizes             node counts of the static policies to compare
+ * @param fixedTarget             hpcscale's pool keeps this many instances ({@code target = fixed}) rather than what
+ *                                the jobs need; null for demand
  */
 public record SimulationSettings(
         int cpusPerNode,
@@ -37,12 +39,16 @@ public record SimulationSettings(
         Duration agentQuickInterval,
         Duration scalerQuickInterval,
         Duration pintaInterval,
-        List<Integer> staticSizes) {
+        List<Integer> staticSizes,
+        Integer fixedTarget) {
 
     public SimulationSettings {
         staticSizes = List.copyOf(staticSizes);
         if (cpusPerNode < 1 || maxNodes < 1) {
             throw new IllegalArgumentException("--cpus-per-node and --max-nodes must be at least 1");
+        }
+        if (fixedTarget != null && (fixedTarget < 0 || fixedTarget > maxNodes)) {
+            throw new IllegalArgumentException("--target must be between 0 and the pool's " + maxNodes + " nodes");
         }
     }
 
@@ -57,6 +63,6 @@ public record SimulationSettings(
                 Duration.ofMinutes(2), Duration.ofMinutes(1),
                 Durations.parse(catalog.require("agent.quickInterval").defaultValue()),
                 Durations.parse(catalog.require("scaler.quickInterval").defaultValue()), Duration.ofMinutes(10),
-                List.of(maxNodes));
+                List.of(maxNodes), null);
     }
 }

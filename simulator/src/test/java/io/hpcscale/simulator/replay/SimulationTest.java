@@ -27,7 +27,7 @@ class SimulationTest {
     private static SimulationSettings settings(long seed, double evictions, String boot) {
         return new SimulationSettings(1, 256, BootTimes.parse(boot), evictions, null, seed, 0, Duration.ofMinutes(5),
                 100, 10, Duration.ofMinutes(2), Duration.ofMinutes(1), Duration.ofSeconds(10), Duration.ofSeconds(5),
-                Duration.ofMinutes(10), List.of(256, 64));
+                Duration.ofMinutes(10), List.of(256, 64), null);
     }
 
     private static boolean finishedAll(PolicyResult result, int jobs) {
@@ -103,13 +103,30 @@ class SimulationTest {
     }
 
     @Test
+    void aFixedTargetKeepsItsCountThroughEvictionsAndPaysForThemInBoots() throws Exception {
+        SimulationSettings base = settings(3, 0.2, "3m");
+        SimulationSettings fixed = new SimulationSettings(base.cpusPerNode(), base.maxNodes(), base.bootTimes(),
+                base.evictionsPerInstanceHour(), null, base.seed(), 0, base.idleTimeout(), base.maxStartPerCycle(),
+                base.maxStopPerCycle(), base.agentInterval(), base.scalerInterval(), base.agentQuickInterval(),
+                base.scalerQuickInterval(), base.pintaInterval(), List.of(64), 64);
+        Simulation.Outcome outcome = Simulation.run(SwfTrace.read(LUBLIN), fixed,
+                new Simulation.Selection(300, null, null));
+        PolicyResult hpcscale = byName(outcome).get("hpcscale");
+        assertTrue(hpcscale.evictions() > 0, "the rate must cause evictions");
+        assertTrue(hpcscale.starts() > 64, "evicted instances were started again: " + hpcscale.starts());
+        assertTrue(hpcscale.meanActive() > 60 && hpcscale.meanActive() <= 64, "kept near its target of 64: "
+                + hpcscale.meanActive());
+        assertTrue(hpcscale.violations().isEmpty());
+    }
+
+    @Test
     void writesEveryFigureOfEveryPolicyAsJsonAndChartsAsHtml() throws Exception {
         Simulation.Outcome outcome = Simulation.run(SwfTrace.read(LUBLIN), settings(1, 0, "3m"),
                 new Simulation.Selection(100, null, null));
         JsonNode json = new ObjectMapper().readTree(SimulationReport.json(outcome));
         assertEquals(List.of("hpcscale", "pintascaler", "static:256", "static:64", "oracle"),
                 iterable(json.fieldNames()));
-        assertEquals(List.of("nodeHours", "idleNodeHours", "meanWaitSeconds", "medianWaitSeconds", "p95WaitSeconds",
+        assertEquals(List.of("nodeHours", "idleNodeHours", "meanActiveInstances", "meanWaitSeconds", "medianWaitSeconds", "p95WaitSeconds",
                 "meanBoundedSlowdown", "starts", "stops", "peakNodes", "jobsCompleted"),
                 iterable(json.get("hpcscale").fieldNames()));
         String html = SimulationReport.html(outcome, "test", "settings");

@@ -6,9 +6,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-/** One azure pool's scale set and how its instances' nodes are named. */
+/**
+ * One azure pool's scale set and how its instances' nodes are named.
+ *
+ * @param targetTag the resource-group tag holding the pool's count when it has {@code target = fixed}, else null
+ */
 public record AzurePoolSettings(String pool, String subscriptionId, String resourceGroup, String scaleSet,
-        boolean allowCreate, NodeNaming nodeNaming) {
+        boolean allowCreate, NodeNaming nodeNaming, String targetTag) {
 
     /** @throws ConfigException naming every setting the pool lacks or cannot use */
     public static AzurePoolSettings from(PoolSettings pool, AzureSettings azure) {
@@ -34,7 +38,8 @@ public record AzurePoolSettings(String pool, String subscriptionId, String resou
             throw new ConfigException(problems);
         }
         return new AzurePoolSettings(pool.name(), subscription.get(), pool.string("azure.resourceGroup"),
-                pool.string("azure.scaleSet"), pool.bool("azure.allowCreate"), naming);
+                pool.string("azure.scaleSet"), pool.bool("azure.allowCreate"), naming,
+                "fixed".equals(pool.string("target")) ? pool.string("targetTag") : null);
     }
 
     /** For messages: "scale set vmss-hb in resource group rg-hpc". */

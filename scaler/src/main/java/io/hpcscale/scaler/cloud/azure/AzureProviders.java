@@ -3,6 +3,7 @@ package io.hpcscale.scaler.cloud.azure;
 import io.hpcscale.common.config.PoolSettings;
 import io.hpcscale.scaler.cloud.CallGate;
 import io.hpcscale.scaler.cloud.CloudProvider;
+import io.hpcscale.scaler.target.TargetSource;
 
 /**
  * Makes the providers of azure pools; they share one set of clients (one credential, one token, one HTTP client)
@@ -22,5 +23,10 @@ public final class AzureProviders {
     /** @throws io.hpcscale.common.config.ConfigException naming every setting the pool lacks or cannot use */
     public CloudProvider forPool(PoolSettings pool) {
         return new AzureScaleSetProvider(clients, sizes, AzurePoolSettings.from(pool, clients.settings()), gate);
+    }
+
+    /** Where a fixed pool's count lives: the tag {@code pool.<name>.targetTag} of its resource group. */
+    public TargetSource targetForPool(PoolSettings pool) {
+        return new ResourceGroupTagTarget(clients, AzurePoolSettings.from(pool, clients.settings()));
     }
 }

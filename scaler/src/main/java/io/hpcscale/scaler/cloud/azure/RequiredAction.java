@@ -40,6 +40,12 @@ record RequiredAction(String action, boolean onResourceGroup, String purpose) {
                 case DELETE -> "delete/action";
             }, false, stopPurpose));
         }
+        if (pool.targetTag() != null) {
+            actions.add(new RequiredAction("Microsoft.Resources/tags/read", true, "to read the pool's count from the "
+                    + "resource group's tag " + pool.targetTag() + " (" + p + "target = fixed)"));
+            actions.add(new RequiredAction("Microsoft.Resources/tags/write", true, "to lower that count by one when "
+                    + "a node removes itself; the role in docs/security.md leaves it out: add it for fixed pools"));
+        }
         if (pool.allowCreate()) {
             actions.add(new RequiredAction(SCALE_SET + "write", false, "to raise the scale set's capacity ("
                     + p + "azure.allowCreate = true); the role in docs/security.md leaves it out: add it"));
