@@ -24,9 +24,11 @@ public final class ConnectionStringSecret {
     private static final Pattern SAS_SIGNATURE = Pattern.compile("(?i)(sig=)[^&\\s\"'<]+");
 
     private final String value;
+    private final String source;
 
-    private ConnectionStringSecret(String value) {
+    private ConnectionStringSecret(String value, String source) {
         this.value = value;
+        this.source = source;
     }
 
     /**
@@ -48,7 +50,7 @@ public final class ConnectionStringSecret {
                 throw new ConfigException(setting + " " + file + " is empty: put the storage account's connection "
                         + "string in it (az storage account show-connection-string --name <account>)");
             }
-            return new ConnectionStringSecret(text);
+            return new ConnectionStringSecret(text, setting + " " + file);
         } catch (NoSuchFileException e) {
             throw new ConfigException(setting + " " + file + " does not exist: create it, holding the storage "
                     + "account's connection string, readable by the user that runs this program only (chmod 600)");
@@ -56,6 +58,11 @@ public final class ConnectionStringSecret {
             throw new ConfigException(setting + " " + file + " cannot be read (" + e.getMessage() + "): it must be "
                     + "readable by the user that runs this program");
         }
+    }
+
+    /** Where it was read from, for messages: the setting or option and the file. */
+    public String source() {
+        return source;
     }
 
     /** Only for handing to the storage SDK. */

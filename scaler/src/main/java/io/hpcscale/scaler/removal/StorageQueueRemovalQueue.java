@@ -11,6 +11,7 @@ import com.azure.storage.queue.QueueClientBuilder;
 import com.azure.storage.queue.QueueMessageEncoding;
 import com.azure.storage.queue.models.QueueErrorCode;
 import com.azure.storage.queue.models.QueueMessageItem;
+import io.hpcscale.common.config.ConfigException;
 import io.hpcscale.common.config.Settings;
 import io.hpcscale.scaler.cloud.azure.AzureCredentials;
 import io.hpcscale.scaler.cloud.azure.AzureSettings;
@@ -65,7 +66,7 @@ public final class StorageQueueRemovalQueue implements RemovalQueue {
      * ({@code azure.credential}) when it is given by URL.
      *
      * @return empty when no removal queue is configured
-     * @throws io.hpcscale.common.config.ConfigException naming a setting that cannot be used
+     * @throws ConfigException naming a setting that cannot be used
      */
     public static Optional<StorageQueueRemovalQueue> fromSettings(Settings settings, Clock clock) {
         return RemovalQueueSettings.from(settings).map(queue -> open(queue, settings, clock));
@@ -99,9 +100,9 @@ public final class StorageQueueRemovalQueue implements RemovalQueue {
                     false, secret::redact, maxTries, clock);
         } catch (IllegalArgumentException e) {
             // The SDK's own words may quote the string; only its kind of problem is passed on.
-            throw new io.hpcscale.common.config.ConfigException("the connection string cannot be used: it must "
-                    + "look like DefaultEndpointsProtocol=https;AccountName=<account>;AccountKey=<key>;"
-                    + "EndpointSuffix=core.windows.net (or carry a SharedAccessSignature)");
+            throw new ConfigException(secret.source() + " holds no connection string the storage client can use: "
+                    + "expected DefaultEndpointsProtocol=https;AccountName=<account>;AccountKey=<key>;"
+                    + "EndpointSuffix=core.windows.net (or a SharedAccessSignature instead of the key)");
         }
     }
 

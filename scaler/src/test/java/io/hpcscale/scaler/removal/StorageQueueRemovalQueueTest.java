@@ -20,6 +20,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hpcscale.common.config.Component;
 import io.hpcscale.common.config.ConfigCatalog;
+import io.hpcscale.common.config.ConfigException;
 import io.hpcscale.common.config.ConfigLoader;
 import io.hpcscale.common.testing.AzuriteTestServer;
 import io.hpcscale.common.testing.TestCertificate;
@@ -189,6 +190,19 @@ class StorageQueueRemovalQueueTest {
             assertEquals(2, client(AzuriteTestServer.running().connectionString(), name + "-poison").getProperties()
                     .getApproximateMessagesCount());
         }
+    }
+
+    @Test
+    void aConnectionStringTheStorageClientCannotReadIsRefusedWithoutRepeatingIt() {
+        String unreadable = "c2VjcmV0LWtleS1wYXN0ZWQtYWxvbmU=";
+
+        ConfigException e = assertThrows(ConfigException.class, () -> removalsOn(unreadable));
+
+        assertEquals("azure.removalQueue.connectionStringFile " + dir.resolve("queue.connection") + " holds no "
+                + "connection string the storage client can use: expected DefaultEndpointsProtocol=https;"
+                + "AccountName=<account>;AccountKey=<key>;EndpointSuffix=core.windows.net (or a SharedAccessSignature "
+                + "instead of the key)", e.getMessage());
+        assertFalse(e.getMessage().contains(unreadable));
     }
 
     @Test
