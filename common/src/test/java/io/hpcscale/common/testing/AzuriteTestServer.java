@@ -41,16 +41,25 @@ public final class AzuriteTestServer implements BeforeAllCallback {
         }
 
         /** Stops the server: closing its stdin ends it, and the port then refuses connections. */
-        @Override
-        public void close() throws InterruptedException {
+        public void stop() {
             try {
                 process.getOutputStream().close();
             } catch (IOException e) {
                 process.destroy();
             }
-            if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            try {
+                if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                    process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+                }
+            } catch (InterruptedException e) {
+                process.destroyForcibly();
+                Thread.currentThread().interrupt();
             }
+        }
+
+        @Override
+        public void close() {
+            stop();
         }
     }
 

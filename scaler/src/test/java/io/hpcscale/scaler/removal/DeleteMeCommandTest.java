@@ -149,7 +149,7 @@ class DeleteMeCommandTest {
                     VmResourceId.parse(RemovalMessageCodecTest.UNIFORM_ID), "render", "render000003", NOW,
                     PROGRAM + " " + Version.current() + " on render000003", null)) + "\n", run.out());
             assertEquals(run.out(), withoutQueue.out());
-            assertEquals(0, client.getProperties().getApproximateMessagesCount());
+            assertEquals(0, client.getProperties().getApproximateMessagesCountLong());
         }
     }
 
@@ -166,7 +166,7 @@ class DeleteMeCommandTest {
                 + "service at " + endpoint + " (ConnectException"), run.err());
         assertTrue(run.err().endsWith("): hpcscale-delete-me runs on an Azure VM of a scale set\n"), run.err());
         assertEquals(1, run.err().lines().count());
-        assertEquals(0, client.getProperties().getApproximateMessagesCount());
+        assertEquals(0, client.getProperties().getApproximateMessagesCountLong());
     }
 
     @Test

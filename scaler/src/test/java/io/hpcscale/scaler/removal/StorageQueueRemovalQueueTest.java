@@ -126,7 +126,7 @@ class StorageQueueRemovalQueueTest {
             assertEquals(1, request.delivery().dequeueCount());
             assertEquals(List.of(), removals.receive(RemovalQueue.MAX_RECEIVE, Duration.ofSeconds(30)));
             assertTrue(removals.delete(request));
-            assertEquals(0, queue.getProperties().getApproximateMessagesCount());
+            assertEquals(0, queue.getProperties().getApproximateMessagesCountLong());
             assertEquals("queue " + name + " of storage account devstoreaccount1", removals.describe());
         }
     }
@@ -161,7 +161,7 @@ class StorageQueueRemovalQueueTest {
                     receiveWithin(removals, Duration.ofSeconds(5)));
             assertTrue(removals.setAside(poison, poison.reason()));
 
-            assertEquals(0, queue.getProperties().getApproximateMessagesCount());
+            assertEquals(0, queue.getProperties().getApproximateMessagesCountLong());
             List<QueueMessageItem> kept = client(AzuriteTestServer.running().connectionString(), name + "-poison")
                     .receiveMessages(32).stream().toList();
             assertEquals(1, kept.size());
@@ -188,7 +188,7 @@ class StorageQueueRemovalQueueTest {
             assertTrue(poison.reason().startsWith("the message cannot be read: it is neither a JSON object nor "
                     + "base64-encoded JSON"), poison.reason());
             assertEquals(2, client(AzuriteTestServer.running().connectionString(), name + "-poison").getProperties()
-                    .getApproximateMessagesCount());
+                    .getApproximateMessagesCountLong());
         }
     }
 
@@ -236,7 +236,7 @@ class StorageQueueRemovalQueueTest {
             client(own.connectionString(), name).create();
             try (StorageQueueRemovalQueue removals = removalsOn(own.connectionString())) {
                 assertEquals(List.of(), removals.receive(1, SECOND));
-                own.close();
+                own.stop();
 
                 Instant start = Instant.now();
                 RemovalQueueException e = assertThrows(RemovalQueueException.class, () -> removals.receive(1, SECOND));
@@ -310,7 +310,7 @@ class StorageQueueRemovalQueueTest {
                 assertEquals(RemovalMessageCodecTest.uniform(), ((RemovalMessage.Request) first).request());
                 assertTrue(removals.setAside(poison, poison.reason()), "the poison queue is created with the token");
                 assertEquals(1, client(own.connectionString(), name + "-poison").getProperties()
-                        .getApproximateMessagesCount());
+                        .getApproximateMessagesCountLong());
                 assertEquals(List.of("https://storage.azure.com/.default"), scopes.stream().distinct().toList());
             }
         }
