@@ -127,6 +127,33 @@ public final class ConfigCatalog {
                 .describe("Flexible scale sets are started and deallocated one VM per request: how many requests "
                         + "at once.")
                 .build());
+        keys.add(key("azure.removalQueue.url", ValueKind.STRING, null, Set.of(SCALER))
+                .defaultMeaning("none: nodes cannot ask to be removed")
+                .describe("The Azure Storage queue on which nodes (hpcscale-delete-me) or a render manager ask for a "
+                        + "VM to be removed, e.g. https://myaccount.queue.core.windows.net/hpcscale-removals. The "
+                        + "scaler signs in to it as to Resource Manager (azure.credential, "
+                        + "azure.managedIdentityClientId). Messages it cannot carry out are set aside on the queue "
+                        + "of the same name with -poison added.")
+                .build());
+        keys.add(key("azure.removalQueue.connectionStringFile", ValueKind.PATH, null, Set.of(SCALER))
+                .defaultMeaning("none")
+                .describe("Instead of azure.removalQueue.url: a file holding the storage account's connection "
+                        + "string, readable by the service user only (a file others can read is refused); name the "
+                        + "queue in azure.removalQueue.queue. The connection string is never logged.")
+                .build());
+        keys.add(key("azure.removalQueue.queue", ValueKind.STRING, null, Set.of(SCALER))
+                .describe("With azure.removalQueue.connectionStringFile: the queue's name (3 to 56 lower-case "
+                        + "letters, digits and hyphens).")
+                .build());
+        keys.add(key("azure.removalQueue.maxTries", ValueKind.INTEGER, "5", Set.of(SCALER)).minimum(1)
+                .describe("A removal message received more often than this without being carried out is set aside "
+                        + "on the poison queue, with an event.")
+                .build());
+        keys.add(key("azure.removalQueue.visibilityTimeout", ValueKind.DURATION, "5m", Set.of(SCALER))
+                .minimumMillis(1000)
+                .describe("How long a received removal message stays hidden from the next receive; one not deleted "
+                        + "by then is received again (whole seconds, at most 7d).")
+                .build());
         keys.add(key("log.level", ValueKind.CHOICE, "info", ALL)
                 .choices("error", "warn", "info", "debug", "trace")
                 .describe("How much the programs log. info logs one line per decision.")

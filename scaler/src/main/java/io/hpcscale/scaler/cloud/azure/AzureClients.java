@@ -9,8 +9,6 @@ import com.azure.core.http.HttpRequest;
 import com.azure.core.http.jdk.httpclient.JdkHttpClientBuilder;
 import com.azure.core.http.policy.RetryPolicy;
 import com.azure.core.management.profile.AzureProfile;
-import com.azure.identity.DefaultAzureCredentialBuilder;
-import com.azure.identity.ManagedIdentityCredentialBuilder;
 import com.azure.resourcemanager.authorization.AuthorizationManager;
 import com.azure.resourcemanager.compute.ComputeManager;
 import com.azure.resourcemanager.resources.fluentcore.utils.ResourceManagerUtils;
@@ -51,23 +49,7 @@ public final class AzureClients {
             jdk.sslContext(trust);
         }
         this.http = new JdkHttpClientBuilder(jdk).responseTimeout(settings.requestTimeout()).build();
-        this.credential = credential(settings, http);
-    }
-
-    private static TokenCredential credential(AzureSettings settings, HttpClient http) {
-        if (settings.credential() == AzureSettings.CredentialKind.MANAGED_IDENTITY) {
-            ManagedIdentityCredentialBuilder builder = new ManagedIdentityCredentialBuilder().httpClient(http);
-            if (settings.managedIdentityClientId() != null) {
-                builder.clientId(settings.managedIdentityClientId());
-            }
-            return builder.build();
-        }
-        DefaultAzureCredentialBuilder builder = new DefaultAzureCredentialBuilder().httpClient(http)
-                .authorityHost(settings.authorityHost());
-        if (settings.managedIdentityClientId() != null) {
-            builder.managedIdentityClientId(settings.managedIdentityClientId());
-        }
-        return builder.build();
+        this.credential = AzureCredentials.create(settings, http);
     }
 
     public AzureSettings settings() {
