@@ -17,7 +17,9 @@ import io.hpcscale.scaler.run.ActionGate;
 import io.hpcscale.scaler.run.CloudThrottles;
 import io.hpcscale.scaler.run.CycleOutcome;
 import io.hpcscale.scaler.run.LeaseHolder;
+import io.hpcscale.scaler.removal.RemovalQueue;
 import io.hpcscale.scaler.run.PoolRuntime;
+import io.hpcscale.scaler.run.RemovalInbox;
 import io.hpcscale.scaler.run.Scaler;
 import io.hpcscale.scaler.run.ScalerEvents;
 import io.hpcscale.scaler.run.ScalerLease;
@@ -72,6 +74,7 @@ public final class SimulatedCluster {
     private final Set<Long> runningScalerProcesses = new HashSet<>();
     private long nextScalerProcess = 100;
     private UnaryOperator<CloudProvider> providerInterceptor = UnaryOperator.identity();
+    private RemovalInbox removals = RemovalInbox.none();
 
     public SimulatedCluster(SettableClock clock, ClusterLoadStore store, Spec spec) {
         this.clock = clock;
@@ -100,7 +103,7 @@ public final class SimulatedCluster {
         ScalerLease lease = new ScalerLease(documents, LEASE_TTL, new LeaseHolder(host, process, "simulated-boot"),
                 runningScalerProcesses::contains);
         return new Scaler(runtimes, new Scaler.Wiring(documents, new Planner(spec.staleAfter()), events, lease,
-                new ActionGate(clock), new CloudThrottles(), Runnable::run, clock, false));
+                new ActionGate(clock), new CloudThrottles(), Runnable::run, clock, false, removals));
     }
 
     /** The scheduler catches up with the clock, then the agent runs one cycle. */
@@ -125,6 +128,14 @@ public final class SimulatedCluster {
      */
     public void interceptProviders(UnaryOperator<CloudProvider> interceptor) {
         providerInterceptor = interceptor;
+        for (int i = 0; i < scalers.size(); i++) {
+            scalers.set(i, newScaler(scalers.get(i).lease().self().host()));
+        }
+    }
+
+    /** The scalers take nodes' removal requests from {@code queue} from now on (they are made anew). */
+    public void useRemovalQueue(RemovalQueue queue, Duration visibilityTimeout) {
+        removals = new RemovalInbox(queue, visibilityTimeout);
         for (int i = 0; i < scalers.size(); i++) {
             scalers.set(i, newScaler(scalers.get(i).lease().self().host()));
         }

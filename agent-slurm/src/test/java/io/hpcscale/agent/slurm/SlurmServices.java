@@ -20,6 +20,7 @@ import io.hpcscale.scaler.pool.PoolConfigs;
 import io.hpcscale.scaler.run.ActionGate;
 import io.hpcscale.scaler.run.CloudThrottles;
 import io.hpcscale.scaler.run.PoolRuntime;
+import io.hpcscale.scaler.run.RemovalInbox;
 import io.hpcscale.scaler.run.Scaler;
 import io.hpcscale.scaler.run.ScalerEvent;
 import io.hpcscale.scaler.run.ScalerEvents;
@@ -71,7 +72,7 @@ final class SlurmServices implements AutoCloseable {
         scaler = new Scaler(pools, new Scaler.Wiring(documents,
                 new Planner(scalerSettings.duration("scaler.staleAfter")), recorder,
                 ScalerLease.forThisProcess(documents, Duration.ofMinutes(3)), gate, new CloudThrottles(),
-                Runnable::run, Clock.systemUTC(), false));
+                Runnable::run, Clock.systemUTC(), false, RemovalInbox.none()));
     }
 
     void cycle(RealSlurm slurm) throws Exception {

@@ -21,6 +21,7 @@ import io.hpcscale.common.model.NodeJobStatus;
 import io.hpcscale.common.model.Placement;
 import io.hpcscale.common.model.PoolTargetDocument;
 import io.hpcscale.common.model.PowerDocument;
+import io.hpcscale.common.model.RemovalRecord;
 import io.hpcscale.common.model.ScalerStateDocument;
 import io.hpcscale.common.model.StopKind;
 import io.hpcscale.common.model.VmDocument;
@@ -328,6 +329,17 @@ public final class DocumentCodec {
         json.put(Fields.EVICTIONS, state.evictions());
         ArrayNode rounds = json.putArray(Fields.EVICTION_ROUNDS);
         state.evictionRounds().forEach(at -> rounds.add(at.toString()));
+        ObjectNode removals = json.putObject(Fields.REMOVALS);
+        state.removals().forEach((id, removal) -> {
+            ObjectNode r = removals.putObject(id);
+            putInstant(r, Fields.AT, removal.at());
+            if (removal.targetAfter() == null) {
+                r.putNull(Fields.TARGET_AFTER);
+            } else {
+                r.put(Fields.TARGET_AFTER, removal.targetAfter());
+            }
+            r.put(Fields.LOWERED, removal.lowered());
+        });
         if (state.pendingCreate() == null) {
             json.putNull(Fields.PENDING_CREATE);
         } else {
@@ -399,7 +411,28 @@ public final class DocumentCodec {
         return new ScalerStateDocument(fields.requiredText(Fields.POOL_NAME), instances,
                 fields.intNumber(Fields.CONSECUTIVE_BOOT_FAILURES, 0), fields.instant(Fields.BACKOFF_UNTIL),
                 fields.optionalText(Fields.BACKOFF_REASON), fields.instant(Fields.THROTTLED_UNTIL), pendingCreate,
-                lastAction, fields.number(Fields.EVICTIONS, 0), fields.instantList(Fields.EVICTION_ROUNDS));
+                lastAction, fields.number(Fields.EVICTIONS, 0), fields.instantList(Fields.EVICTION_ROUNDS),
+                decodeRemovals(fields));
+    }
+
+    private static SortedMap<String, RemovalRecord> decodeRemovals(FieldReader state) {
+        SortedMap<String, RemovalRecord> removals = new TreeMap<>();
+        JsonNode byId = state.node(Fields.REMOVALS);
+        if (byId == null || byId.isNull()) {
+            return removals;
+        }
+        if (!byId.isObject()) {
+            throw state.fail(Fields.REMOVALS, "is not an object of removals by instance id");
+        }
+        Iterator<Map.Entry<String, JsonNode>> entries = byId.fields();
+        while (entries.hasNext()) {
+            Map.Entry<String, JsonNode> entry = entries.next();
+            FieldReader r = state.nested(Fields.REMOVALS + "." + entry.getKey(), entry.getValue());
+            long after = r.number(Fields.TARGET_AFTER, -1);
+            removals.put(entry.getKey(), new RemovalRecord(r.requiredInstant(Fields.AT),
+                    after < 0 ? null : (int) after, r.bool(Fields.LOWERED)));
+        }
+        return removals;
     }
 
     private static InstanceRecord decodeInstanceRecord(FieldReader state, String id, JsonNode json) {

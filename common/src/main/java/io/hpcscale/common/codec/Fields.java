@@ -63,6 +63,9 @@ final class Fields {
     static final String EVICTIONS = "Evictions";
     static final String EVICTION_ROUNDS = "EvictionRounds";
     static final String TARGET = "Target";
+    static final String REMOVALS = "Removals";
+    static final String TARGET_AFTER = "TargetAfter";
+    static final String LOWERED = "Lowered";
     static final String SET_AT = "SetAt";
     static final String SET_BY = "SetBy";
     static final String PENDING_CREATE = "PendingCreate";

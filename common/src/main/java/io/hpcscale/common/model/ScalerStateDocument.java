@@ -1,5 +1,6 @@
 package io.hpcscale.common.model;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -26,6 +27,9 @@ import java.util.TreeMap;
  * @param evictions               instances the cloud took back (Spot evictions) since the pool was first scaled
  * @param evictionRounds          the cycles that found evictions, the most recent {@link #EVICTION_ROUNDS_KEPT}: how
  *                                the scaler tells repeated evictions from one storm
+ * @param removals                instances removed at a node's request, by instance id, kept for
+ *                                {@link #REMOVALS_KEPT_FOR} after the request so a message delivered twice is
+ *                                carried out once
  */
 public record ScalerStateDocument(
         String poolName,
@@ -37,11 +41,15 @@ public record ScalerStateDocument(
         PendingCreate pendingCreate,
         LastAction lastAction,
         long evictions,
-        List<Instant> evictionRounds) implements ClusterLoadDocument {
+        List<Instant> evictionRounds,
+        SortedMap<String, RemovalRecord> removals) implements ClusterLoadDocument {
 
     /** A create written down before the call: instances found active that no record explains are attributed to it. */
     public record PendingCreate(int count, Instant at, String reason) {
     }
+
+    /** Longer than a queue message lives (7 days by default), so any redelivery finds its record. */
+    public static final Duration REMOVALS_KEPT_FOR = java.time.Duration.ofDays(8);
 
     /** Enough for any sensible pool.<name>.evictionRoundsBeforeBackoff, and small in the document. */
     public static final int EVICTION_ROUNDS_KEPT = 20;
@@ -50,10 +58,11 @@ public record ScalerStateDocument(
         Objects.requireNonNull(poolName, "poolName");
         instances = Collections.unmodifiableSortedMap(new TreeMap<>(instances));
         evictionRounds = evictionRounds == null ? List.of() : List.copyOf(evictionRounds);
+        removals = Collections.unmodifiableSortedMap(removals == null ? new TreeMap<>() : new TreeMap<>(removals));
     }
 
     public static ScalerStateDocument empty(String poolName) {
-        return new ScalerStateDocument(poolName, new TreeMap<>(), 0, null, null, null, null, null, 0, List.of());
+        return new ScalerStateDocument(poolName, new TreeMap<>(), 0, null, null, null, null, null, 0, List.of(), new TreeMap<>());
     }
 
     public static String idFor(String poolName) {
@@ -92,20 +101,20 @@ public record ScalerStateDocument(
         SortedMap<String, InstanceRecord> changed = new TreeMap<>(instances);
         changed.put(instanceId, record);
         return new ScalerStateDocument(poolName, changed, consecutiveBootFailures, backoffUntil, backoffReason,
-                throttledUntil, pendingCreate, lastAction, evictions, evictionRounds);
+                throttledUntil, pendingCreate, lastAction, evictions, evictionRounds, removals);
     }
 
     /** All instance records at once: one copy, where a record at a time would copy the map each time. */
     public ScalerStateDocument withInstances(SortedMap<String, InstanceRecord> records) {
         return new ScalerStateDocument(poolName, records, consecutiveBootFailures, backoffUntil, backoffReason,
-                throttledUntil, pendingCreate, lastAction, evictions, evictionRounds);
+                throttledUntil, pendingCreate, lastAction, evictions, evictionRounds, removals);
     }
 
     public ScalerStateDocument withoutInstance(String instanceId) {
         SortedMap<String, InstanceRecord> changed = new TreeMap<>(instances);
         changed.remove(instanceId);
         return new ScalerStateDocument(poolName, changed, consecutiveBootFailures, backoffUntil, backoffReason,
-                throttledUntil, pendingCreate, lastAction, evictions, evictionRounds);
+                throttledUntil, pendingCreate, lastAction, evictions, evictionRounds, removals);
     }
 
     /** Forgets instances the cloud no longer has. */
@@ -113,39 +122,39 @@ public record ScalerStateDocument(
         SortedMap<String, InstanceRecord> kept = new TreeMap<>(instances);
         kept.keySet().retainAll(instanceIds);
         return new ScalerStateDocument(poolName, kept, consecutiveBootFailures, backoffUntil, backoffReason,
-                throttledUntil, pendingCreate, lastAction, evictions, evictionRounds);
+                throttledUntil, pendingCreate, lastAction, evictions, evictionRounds, removals);
     }
 
     public ScalerStateDocument withBootFailures(int failures) {
         return new ScalerStateDocument(poolName, instances, failures, backoffUntil, backoffReason, throttledUntil,
-                pendingCreate, lastAction, evictions, evictionRounds);
+                pendingCreate, lastAction, evictions, evictionRounds, removals);
     }
 
     /** Starts nothing until {@code until}; the count of failed boots begins again. */
     public ScalerStateDocument backoff(Instant until, String reason) {
         return new ScalerStateDocument(poolName, instances, 0, until, reason, throttledUntil, pendingCreate,
-                lastAction, evictions, evictionRounds);
+                lastAction, evictions, evictionRounds, removals);
     }
 
     public ScalerStateDocument throttle(Instant until) {
         return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
-                until, pendingCreate, lastAction, evictions, evictionRounds);
+                until, pendingCreate, lastAction, evictions, evictionRounds, removals);
     }
 
     public ScalerStateDocument withPendingCreate(PendingCreate pending) {
         return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
-                throttledUntil, pending, lastAction, evictions, evictionRounds);
+                throttledUntil, pending, lastAction, evictions, evictionRounds, removals);
     }
 
     public ScalerStateDocument withLastAction(LastAction action) {
         return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
-                throttledUntil, pendingCreate, action, evictions, evictionRounds);
+                throttledUntil, pendingCreate, action, evictions, evictionRounds, removals);
     }
 
     /** One more instance the cloud took back. */
     public ScalerStateDocument withEviction() {
         return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
-                throttledUntil, pendingCreate, lastAction, evictions + 1, evictionRounds);
+                throttledUntil, pendingCreate, lastAction, evictions + 1, evictionRounds, removals);
     }
 
     /** A cycle that found evictions; only the most recent rounds are kept. */
@@ -156,11 +165,38 @@ public record ScalerStateDocument(
             rounds = rounds.subList(rounds.size() - EVICTION_ROUNDS_KEPT, rounds.size());
         }
         return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
-                throttledUntil, pendingCreate, lastAction, evictions, rounds);
+                throttledUntil, pendingCreate, lastAction, evictions, rounds, removals);
     }
 
     /** How many cycles that found evictions fall at or after {@code since}. */
     public int evictionRoundsSince(Instant since) {
         return (int) evictionRounds.stream().filter(at -> !at.isBefore(since)).count();
+    }
+
+    /** A removal taken on or brought up to date; records older than {@link #REMOVALS_KEPT_FOR} are dropped. */
+    public ScalerStateDocument withRemoval(String instanceId, RemovalRecord record, Instant now) {
+        SortedMap<String, RemovalRecord> changed = new TreeMap<>(removals);
+        changed.put(instanceId, record);
+        changed.values().removeIf(r -> r.at().plus(REMOVALS_KEPT_FOR).isBefore(now));
+        return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
+                throttledUntil, pendingCreate, lastAction, evictions, evictionRounds, changed);
+    }
+
+    /**
+     * A fixed pool's count as read, at most the value any removal still has to write: until that is written, the
+     * count read is one the removal has not lowered yet.
+     */
+    public int countLessUnwrittenRemovals(int count) {
+        int lowest = count;
+        for (RemovalRecord removal : removals.values()) {
+            if (!removal.lowered() && removal.targetAfter() != null) {
+                lowest = Math.min(lowest, removal.targetAfter());
+            }
+        }
+        return lowest;
+    }
+
+    public Optional<RemovalRecord> removal(String instanceId) {
+        return Optional.ofNullable(removals.get(instanceId));
     }
 }

@@ -16,6 +16,8 @@ public enum StopKind {
      * agent serves.
      */
     SURPLUS,
+    /** A node, or the render manager, asked for its instance to be removed: it is deleted. */
+    REMOVED,
     /** Not stopped by hpcscale: the cloud took a Spot instance back. Found, never planned. */
     EVICTED,
     /** Not stopped by hpcscale: someone or something else stopped it. Found, never planned. */

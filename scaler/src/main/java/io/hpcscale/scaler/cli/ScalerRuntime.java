@@ -12,10 +12,13 @@ import io.hpcscale.scaler.cloud.SimulatedCloud;
 import io.hpcscale.scaler.plan.Planner;
 import io.hpcscale.scaler.pool.PoolConfig;
 import io.hpcscale.scaler.pool.PoolConfigs;
+import io.hpcscale.scaler.removal.RemovalQueueSettings;
+import io.hpcscale.scaler.removal.StorageQueueRemovalQueue;
 import io.hpcscale.scaler.run.ActionGate;
 import io.hpcscale.scaler.run.CloudThrottles;
 import io.hpcscale.scaler.run.CycleOutcome;
 import io.hpcscale.scaler.run.PoolRuntime;
+import io.hpcscale.scaler.run.RemovalInbox;
 import io.hpcscale.scaler.run.Scaler;
 import io.hpcscale.scaler.run.ScalerEvents;
 import io.hpcscale.scaler.run.ScalerLease;
@@ -35,6 +38,7 @@ final class ScalerRuntime implements AutoCloseable {
     private final ClusterLoadStore store;
     private final Scaler scaler;
     private final ExecutorService poolThreads;
+    private final RemovalInbox removals;
     private final Clock clock;
     private final Duration interval;
     private final Duration quickInterval;
@@ -42,11 +46,12 @@ final class ScalerRuntime implements AutoCloseable {
     private final boolean dryRun;
     private Instant nextCycle;
 
-    private ScalerRuntime(ClusterLoadStore store, Scaler scaler, ExecutorService poolThreads, Clock clock,
-            Settings settings) {
+    private ScalerRuntime(ClusterLoadStore store, Scaler scaler, ExecutorService poolThreads, RemovalInbox removals,
+            Clock clock, Settings settings) {
         this.store = store;
         this.scaler = scaler;
         this.poolThreads = poolThreads;
+        this.removals = removals;
         this.clock = clock;
         this.interval = settings.duration("scaler.interval");
         this.quickInterval = settings.duration("scaler.quickInterval");
@@ -85,13 +90,22 @@ final class ScalerRuntime implements AutoCloseable {
         providerOf.forEach((config, provider) -> pools.add(new PoolRuntime(config, provider, config.fixed()
                 ? providers.targetForPool(config.name(), documents, clock) : null)));
         ScalerEvents events = new ScalerEvents(documents, settings.duration("scaler.eventTtl"), !dryRun);
+        RemovalInbox removals = removalInbox(settings, clock);
         ExecutorService poolThreads = Executors.newFixedThreadPool(settings.intValue("scaler.poolConcurrency"),
                 daemonThreads());
         Scaler scaler = new Scaler(pools, new Scaler.Wiring(documents,
                 new Planner(settings.duration("scaler.staleAfter")), events,
                 ScalerLease.forThisProcess(documents, leaseTtl), gate, new CloudThrottles(), poolThreads, clock,
-                dryRun));
-        return new ScalerRuntime(store, scaler, poolThreads, clock, settings);
+                dryRun, removals));
+        return new ScalerRuntime(store, scaler, poolThreads, removals, clock, settings);
+    }
+
+    /** The queue nodes ask to be removed through, when azure.removalQueue.* configures one. */
+    private static RemovalInbox removalInbox(Settings settings, Clock clock) {
+        return RemovalQueueSettings.from(settings)
+                .map(queue -> new RemovalInbox(StorageQueueRemovalQueue.open(queue, settings, clock),
+                        queue.visibilityTimeout()))
+                .orElse(RemovalInbox.none());
     }
 
     /** One cycle at the wall clock's time, waiting for every pool: acted on (honouring dry run), or only planned. */
@@ -154,6 +168,7 @@ final class ScalerRuntime implements AutoCloseable {
     @Override
     public void close() {
         poolThreads.shutdownNow();
+        removals.close();
         store.close();
     }
 

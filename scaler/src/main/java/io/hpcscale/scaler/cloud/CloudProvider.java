@@ -41,6 +41,14 @@ public interface CloudProvider {
         return false;
     }
 
+    /**
+     * Whether this provider's instances are those of the scale set {@code scaleSet} in {@code resourceGroup}, as
+     * a node removing itself names them: how its message finds its pool. False for providers without scale sets.
+     */
+    default boolean manages(String resourceGroup, String scaleSet) {
+        return false;
+    }
+
     /** Whether {@link #create} can add instances when no stopped one is left to start. */
     boolean canCreate();
 

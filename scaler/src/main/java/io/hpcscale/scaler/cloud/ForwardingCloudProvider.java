@@ -31,6 +31,11 @@ public abstract class ForwardingCloudProvider implements CloudProvider {
     }
 
     @Override
+    public boolean manages(String resourceGroup, String scaleSet) {
+        return delegate.manages(resourceGroup, scaleSet);
+    }
+
+    @Override
     public boolean spot() {
         return delegate.spot();
     }

@@ -15,6 +15,8 @@ public enum EventKind {
     DRAIN("drain", true),
     CANCEL_DRAIN("cancel-drain", true),
     POWER_REQUEST_DONE("power-request-done", true),
+    /** An instance deleted because its node asked to be removed. */
+    REMOVE("remove", true),
     /** The cloud took a Spot instance back: found in a listing, not done by hpcscale. */
     EVICTED("evicted", false),
     /** An instance hpcscale knew running was stopped or deleted by someone else. */
@@ -45,6 +47,12 @@ public enum EventKind {
     ABOVE_TARGET("above-target", false),
     /** Spot evictions keep coming: the pool backs off rather than chase them. */
     EVICTION_BACKOFF("eviction-backoff", false),
+    /** A removal message delivered again for an instance removed already: deleted, nothing done twice. */
+    REMOVAL_DUPLICATE("removal-duplicate", false),
+    /** A removal message that cannot be carried out (no such instance, no pool, unreadable): set aside. */
+    REMOVAL_SET_ASIDE("removal-set-aside", false),
+    /** A removal that waits: its node runs a job, or the pool's count cannot be read. */
+    REMOVAL_WAITS("removal-waits", false),
     /** The scaler's memory of the pool cannot be read or written: the pool is not acted on. */
     STATE_UNAVAILABLE("state-unavailable", false);
 

@@ -45,7 +45,8 @@ final class FixedTargetPlanning {
         this.fresh = fresh;
     }
 
-    void plan(int active) {
+    /** @param removing instances this cycle deletes because their node asked: the count is that much lower */
+    void plan(int active, int removing) {
         TargetReading target = p.s.target();
         if (target == null || !target.known()) {
             p.notes.add(new Note(EventKind.TARGET_UNKNOWN, (target == null ? "the pool's target was not read"
@@ -53,7 +54,7 @@ final class FixedTargetPlanning {
             keepDrains();
             return;
         }
-        int wanted = bounded(target);
+        int wanted = bounded(target, removing);
         Set<String> draining = drainingNodes();
         int staying = active - draining.size();
         String why = "the pool's target is " + wanted + " (" + target.source() + ") and "
@@ -69,9 +70,12 @@ final class FixedTargetPlanning {
         keepDrains();
     }
 
-    /** The target within min and max; a target beyond them is said once per cycle. */
-    private int bounded(TargetReading target) {
-        int count = target.count();
+    /**
+     * The target less this cycle's removals and any removal whose lowering is not written yet, within min and max;
+     * a target beyond max is said once per cycle.
+     */
+    private int bounded(TargetReading target, int removing) {
+        int count = Math.max(0, p.memory.countLessUnwrittenRemovals(target.count()) - removing);
         if (count > pool.max()) {
             p.notes.add(new Note(EventKind.AT_MAX, target.source() + " asks for " + count + " instances, more than "
                     + "the pool's max of " + pool.max() + ": keeping " + pool.max() + " (raise pool." + pool.name()

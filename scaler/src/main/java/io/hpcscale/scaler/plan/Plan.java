@@ -2,6 +2,7 @@ package io.hpcscale.scaler.plan;
 
 import io.hpcscale.common.model.StopKind;
 import io.hpcscale.scaler.cloud.Instance;
+import io.hpcscale.scaler.removal.RemovalMessage;
 import java.util.List;
 import java.util.Set;
 
@@ -13,6 +14,8 @@ import java.util.Set;
  * @param demand                 what the queued jobs need, for logging and status; none when the instances are unknown
  * @param passedOn               ids of the queued jobs this pool cannot take now (they do not fit its VM size, it is at
  *                               its max or in backoff), for the next pool of its group; empty when it has none
+ * @param removals               instances to delete because their node asked, each with its message
+ * @param removalAnswers         messages answered without a deletion: done already, or set aside
  */
 public record Plan(
         String pool,
@@ -27,7 +30,9 @@ public record Plan(
         int queuedJobs,
         String instancesUnknownBecause,
         Demand demand,
-        Set<String> passedOn) {
+        Set<String> passedOn,
+        List<Removal> removals,
+        List<RemovalAnswer> removalAnswers) {
 
     public Plan {
         starts = List.copyOf(starts);
@@ -38,6 +43,8 @@ public record Plan(
         notes = List.copyOf(notes);
         found = List.copyOf(found);
         passedOn = Set.copyOf(passedOn);
+        removals = List.copyOf(removals);
+        removalAnswers = List.copyOf(removalAnswers);
     }
 
     /**
@@ -68,7 +75,11 @@ public record Plan(
      */
     public record Stop(Instance instance, String node, String nodePool, String reason, StopKind kind) {
         public EventKind event() {
-            return kind == StopKind.BOOT_FAILURE ? EventKind.BOOT_TIMEOUT : EventKind.STOP;
+            return switch (kind) {
+                case BOOT_FAILURE -> EventKind.BOOT_TIMEOUT;
+                case REMOVED -> EventKind.REMOVE;
+                default -> EventKind.STOP;
+            };
         }
     }
 
@@ -82,6 +93,28 @@ public record Plan(
      * {@link EventKind#STOPPED_ELSEWHERE}).
      */
     public record Found(EventKind kind, String instance, String message) {
+    }
+
+    /**
+     * Delete an instance because its node (or the render manager) asked, through {@code message}. Re-checked by
+     * {@link StopGuard} like any stop.
+     *
+     * @param targetAfter the fixed pool's count once it is gone, written as that value; null for other pools
+     */
+    public record Removal(Instance instance, String node, String nodePool, RemovalMessage.Request message,
+            String reason, Integer targetAfter) {
+
+        /** The deletion, as the stop it is carried out with. */
+        public Stop asStop() {
+            return new Stop(instance, node, nodePool, reason, StopKind.REMOVED);
+        }
+    }
+
+    /**
+     * A removal message answered without deleting anything: {@code setAside} false when it was carried out
+     * already (a second delivery: the message is deleted), true when it cannot be (moved to the poison queue).
+     */
+    public record RemovalAnswer(RemovalMessage.Request message, EventKind kind, String reason, boolean setAside) {
     }
 
     /** A refusal or condition worth an event: why the pool did not do something. */
@@ -99,6 +132,6 @@ public record Plan(
 
     public boolean isEmpty() {
         return starts.isEmpty() && create == null && drains.isEmpty() && cancels.isEmpty() && stops.isEmpty()
-                && powerDone.isEmpty();
+                && powerDone.isEmpty() && removals.isEmpty() && removalAnswers.isEmpty();
     }
 }

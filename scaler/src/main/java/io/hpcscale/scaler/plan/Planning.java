@@ -52,6 +52,8 @@ final class Planning {
     final List<Plan.PowerDone> powerDone = new ArrayList<>();
     final List<Note> notes = new ArrayList<>();
     final List<Plan.Found> found = new ArrayList<>();
+    final List<Plan.Removal> removals = new ArrayList<>();
+    final List<Plan.RemovalAnswer> removalAnswers = new ArrayList<>();
     final Map<String, VmDocument> vmsByNode = new HashMap<>();
     final Map<String, DrainDocument> drainsByNode = new HashMap<>();
     final List<Instance> running = new ArrayList<>();
@@ -93,9 +95,10 @@ final class Planning {
             noteNodesWithoutInstance();
             stopFailedBoots();
         }
+        int removing = new RemovalPlanning(this).plan(fresh);
         int active = running.size() + booting.size();
         if (pool.fixed()) {
-            new FixedTargetPlanning(this, fresh).plan(active);
+            new FixedTargetPlanning(this, fresh).plan(active, removing);
             return result(Demand.none());
         }
         if (pool.slurmPowerSaving()) {
@@ -185,7 +188,8 @@ final class Planning {
 
     private PlanResult result(Demand demand) {
         return new PlanResult(new Plan(pool.name(), starts, create, drains, cancels, stops, powerDone, notes,
-                found, queuedJobs, s.instances().unknownBecause(), demand, passedOn(demand)), memory);
+                found, queuedJobs, s.instances().unknownBecause(), demand, passedOn(demand), removals,
+                removalAnswers), memory);
     }
 
     /**

@@ -7,6 +7,7 @@ import io.hpcscale.common.model.PowerDocument;
 import io.hpcscale.common.model.ScalerStateDocument;
 import io.hpcscale.common.model.VmDocument;
 import io.hpcscale.scaler.pool.PoolConfig;
+import io.hpcscale.scaler.removal.RemovalMessage;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -24,6 +25,7 @@ import java.util.Map;
  *                          in another pool has registered, even if this pool's mapping does not claim it. One map
  *                          for the whole cycle, shared by every pool's state.
  * @param target            a fixed pool's target as read this cycle; null for a pool whose queued jobs decide
+ * @param removals          messages of nodes asking this pool to remove their instance, received this cycle
  */
 public record PoolState(
         PoolConfig pool,
@@ -39,7 +41,8 @@ public record PoolState(
         ScalerStateDocument state,
         Instant now,
         String fallback,
-        TargetReading target) {
+        TargetReading target,
+        List<RemovalMessage.Request> removals) {
 
     public PoolState {
         jobs = List.copyOf(jobs);
@@ -47,6 +50,7 @@ public record PoolState(
         drains = List.copyOf(drains);
         powerRequests = List.copyOf(powerRequests);
         poolOfNode = Map.copyOf(poolOfNode);
+        removals = removals == null ? List.of() : List.copyOf(removals);
     }
 
     /** Whether an agent reports this node in a pool other than this one; {@code poolOfNode} is by name key. */

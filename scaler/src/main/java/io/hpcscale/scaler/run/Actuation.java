@@ -7,6 +7,7 @@ import io.hpcscale.common.model.DrainDocument;
 import io.hpcscale.common.model.InstanceRecord;
 import io.hpcscale.common.model.LastAction;
 import io.hpcscale.common.model.PowerDocument;
+import io.hpcscale.common.model.RemovalRecord;
 import io.hpcscale.common.model.ScalerStateDocument;
 import io.hpcscale.common.model.StopKind;
 import io.hpcscale.common.model.VmDocument;
@@ -24,6 +25,9 @@ import io.hpcscale.scaler.plan.BootFailures;
 import io.hpcscale.scaler.plan.EventKind;
 import io.hpcscale.scaler.plan.Plan;
 import io.hpcscale.scaler.plan.StopGuard;
+import io.hpcscale.scaler.pool.StopAction;
+import io.hpcscale.scaler.target.TargetSource;
+import io.hpcscale.scaler.target.TargetUnavailableException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,6 +52,7 @@ final class Actuation {
     private final CycleContext context;
     private final DocumentStore store;
     private final List<ScalerEvent> recorded = new ArrayList<>();
+    private final List<Plan.Removal> removedNow = new ArrayList<>();
     private ScalerStateDocument state;
     private ScalerStateDocument stored;
     private String etag;
@@ -98,6 +103,8 @@ final class Actuation {
         cancelDrains();
         requestDrains();
         forgetDonePowerRequests();
+        writeUnwrittenCounts();
+        answerRemovals();
         List<Plan.Stop> stops = verifiedStops();
         boolean cloudWork = !stops.isEmpty() || !plan.starts().isEmpty() || plan.create() != null;
         if (cloudWork && gateClosed(stops)) {
@@ -111,8 +118,11 @@ final class Actuation {
         stop(stops);
         start();
         create();
-        commit();
+        boolean committed = commit();
         markDrainsChanged();
+        if (committed) {
+            removedNow.forEach(removal -> context.removals().done(removal.message()));
+        }
         return recorded;
     }
 
@@ -129,6 +139,8 @@ final class Actuation {
                 Outcome.DRY_RUN));
         plan.stops().forEach(st -> event(st.event(), List.of(st.instance().id()), st.reason(), Outcome.DRY_RUN));
         plan.starts().forEach(st -> event(EventKind.START, List.of(st.instance().id()), st.reason(),
+                Outcome.DRY_RUN));
+        plan.removals().forEach(r -> event(EventKind.REMOVE, List.of(r.instance().id()), r.reason(),
                 Outcome.DRY_RUN));
         plan.powerDone().forEach(p -> event(EventKind.POWER_REQUEST_DONE, List.of(p.node()), p.reason(),
                 Outcome.DRY_RUN));
@@ -166,7 +178,9 @@ final class Actuation {
     /** The planned stops that {@link StopGuard} still allows on a fresh read of each node and its drain request. */
     private List<Plan.Stop> verifiedStops() {
         List<Plan.Stop> verified = new ArrayList<>();
-        for (Plan.Stop stop : plan.stops()) {
+        List<Plan.Stop> planned = new ArrayList<>(plan.stops());
+        plan.removals().forEach(removal -> planned.add(removal.asStop()));
+        for (Plan.Stop stop : planned) {
             Optional<String> refusal = recheck(stop);
             if (refusal.isPresent()) {
                 event(stop.event(), List.of(stop.instance().id()), stop.reason(), Outcome.refused(refusal.get()));
@@ -237,7 +251,13 @@ final class Actuation {
         return false;
     }
 
+    /** Stops with the pool's stop action; instances whose node asked to be removed are deleted. */
     private void stop(List<Plan.Stop> stops) throws InterruptedException {
+        stop(stops.stream().filter(st -> st.kind() != StopKind.REMOVED).toList(), pool.config().stopAction());
+        stop(stops.stream().filter(st -> st.kind() == StopKind.REMOVED).toList(), StopAction.DELETE);
+    }
+
+    private void stop(List<Plan.Stop> stops, StopAction action) throws InterruptedException {
         if (stops.isEmpty()) {
             return;
         }
@@ -247,12 +267,11 @@ final class Actuation {
         }
         InstanceResults results;
         try {
-            results = pool.provider().stop(stops.stream().map(Plan.Stop::instance).toList(),
-                    pool.config().stopAction());
+            results = pool.provider().stop(stops.stream().map(Plan.Stop::instance).toList(), action);
         } catch (CloudException e) {
             results = InstanceResults.allFailed(stops.stream().map(Plan.Stop::instance).toList(), e);
         }
-        String how = " (" + pool.config().stopAction().setting() + ")";
+        String how = " (" + action.setting() + ")";
         for (Plan.Stop stop : stops) {
             Instance instance = stop.instance();
             CloudException failure = results.failed().get(instance);
@@ -266,6 +285,7 @@ final class Actuation {
             if (unfinished != null) {
                 // The intent stays pending: the next cycle records the stop once the listing shows it stopped.
                 event(stop.event(), List.of(instance.id()), stop.reason() + how, Outcome.unfinished(unfinished));
+                removed(instance);
                 continue;
             }
             state = state.withInstance(instance.id(), record(state, instance).stopped(now, stop.kind(),
@@ -276,6 +296,69 @@ final class Actuation {
             event(stop.event(), List.of(instance.id()), stop.reason() + how, Outcome.OK);
             if (stop.kind() == StopKind.POWER_SAVING) {
                 storeWrite(() -> store.delete(List.of(powerKey(stop.node()))));
+            }
+            removed(instance);
+        }
+    }
+
+    /**
+     * An instance whose node asked to be removed is being deleted: the removal is recorded at once (so a second
+     * delivery of its message finds it) and the fixed pool's count lowered to the value planned, an absolute value
+     * that a scaler repeating it after a crash writes again without lowering twice.
+     */
+    private void removed(Instance instance) {
+        Plan.Removal removal = plan.removals().stream().filter(r -> r.instance().equals(instance)).findFirst()
+                .orElse(null);
+        if (removal == null) {
+            return;
+        }
+        state = state.withRemoval(instance.id(), new RemovalRecord(now, removal.targetAfter(),
+                removal.targetAfter() == null), now);
+        if (save(state) != null) {
+            return;
+        }
+        removedNow.add(removal);
+        if (removal.targetAfter() != null) {
+            writeCount(instance.id(), state.removal(instance.id()).orElseThrow());
+        }
+    }
+
+    /** Counts that a removal lowered but a scaler did not live (or failed) to write are written now. */
+    private void writeUnwrittenCounts() {
+        state.removals().forEach((id, removal) -> {
+            if (!removal.lowered()) {
+                writeCount(id, removal);
+            }
+        });
+    }
+
+    private void writeCount(String instanceId, RemovalRecord removal) {
+        TargetSource target = pool.target().orElse(null);
+        if (target == null || removal.targetAfter() == null) {
+            state = state.withRemoval(instanceId, removal.asLowered(), now);
+            return;
+        }
+        try {
+            target.write(removal.targetAfter(), "removal of instance " + instanceId);
+            state = state.withRemoval(instanceId, removal.asLowered(), now);
+            event(EventKind.REMOVE, List.of(instanceId), "the pool's count lowered to " + removal.targetAfter()
+                    + " (" + target.describe() + ")", Outcome.OK);
+        } catch (TargetUnavailableException e) {
+            event(EventKind.REMOVE, List.of(instanceId), "the pool's count could not be lowered to "
+                    + removal.targetAfter() + "; tried again next cycle", Outcome.failed(e.getMessage()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Messages of removals done already are deleted; those that cannot be done are set aside. */
+    private void answerRemovals() {
+        for (Plan.RemovalAnswer answer : plan.removalAnswers()) {
+            if (answer.setAside()) {
+                context.removals().setAside(answer.message(), answer.reason(), now, context.events());
+            } else {
+                refusal(answer.kind(), List.of(answer.message().request().vmName()), answer.reason());
+                context.removals().done(answer.message());
             }
         }
     }
@@ -445,14 +528,16 @@ final class Actuation {
     }
 
     /** Writes the pool's state if this cycle changed it. */
-    private void commit() {
+    /** @return whether the state as this cycle left it is stored */
+    private boolean commit() {
         if (state.equals(stored)) {
-            return;
+            return true;
         }
         String failure = save(state);
         if (failure != null) {
             problem = "what this cycle did could not be recorded in the scaler's state: " + failure;
         }
+        return failure == null;
     }
 
     /** @return null when saved, else why not */

@@ -3,7 +3,10 @@ package io.hpcscale.scaler.run;
 import io.hpcscale.common.store.DocumentStore;
 import io.hpcscale.scaler.plan.Planner;
 
-/** What every pool's cycle shares: the store, the planner, the event recorder, the gate and the throttles. */
+/**
+ * What every pool's cycle shares: the store, the planner, the event recorder, the gate, the throttles and the queue
+ * of removal requests.
+ */
 record CycleContext(DocumentStore store, ScalerStateStore states, Planner planner, ScalerEvents events,
-        ActionGate gate, CloudThrottles throttles, boolean dryRun) {
+        ActionGate gate, CloudThrottles throttles, boolean dryRun, RemovalInbox removals) {
 }

@@ -11,6 +11,7 @@ import io.hpcscale.scaler.plan.InstanceList;
 import io.hpcscale.scaler.plan.PlanResult;
 import io.hpcscale.scaler.plan.PoolState;
 import io.hpcscale.scaler.plan.TargetReading;
+import io.hpcscale.scaler.removal.RemovalMessage;
 import java.time.Instant;
 import java.util.List;
 
@@ -25,6 +26,7 @@ final class PoolCycle {
     private final Instant now;
     private final boolean act;
     private final CycleContext context;
+    private final List<RemovalMessage.Request> removals;
 
     /** What the pool's part needs before it can plan: its remembered state and its instances. */
     record Prepared(ScalerStateStore.Loaded loaded, ScalerStateDocument state, InstanceList instances,
@@ -35,13 +37,18 @@ final class PoolCycle {
     record Finished(PoolOutcome outcome, PlanResult result, ScalerStateDocument stateAfter) {
     }
 
-    /** @param act false to plan only: nothing is called, written or recorded */
-    PoolCycle(PoolRuntime pool, ClusterView view, Instant now, boolean act, CycleContext context) {
+    /**
+     * @param act      false to plan only: nothing is called, written or recorded
+     * @param removals removal requests received this cycle for this pool
+     */
+    PoolCycle(PoolRuntime pool, ClusterView view, Instant now, boolean act, CycleContext context,
+            List<RemovalMessage.Request> removals) {
         this.pool = pool;
         this.view = view;
         this.now = now;
         this.act = act;
         this.context = context;
+        this.removals = List.copyOf(removals);
     }
 
     PoolRuntime pool() {
@@ -94,7 +101,7 @@ final class PoolCycle {
         return new PoolState(pool.config(), jobs, vms, view.drainsOf(pool.name()),
                 view.powerRequestsOf(pool.name()), prepared.instances(), pool.provider().canCreate(),
                 pool.provider().spot(), view.poolOfNode(), view.agentReadAt().get(pool.name()), state, now, fallback,
-                prepared.target());
+                prepared.target(), removals);
     }
 
     /** Plans with these jobs and nodes and, unless only planning, acts and records. */

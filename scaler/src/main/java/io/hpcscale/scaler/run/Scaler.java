@@ -9,6 +9,7 @@ import io.hpcscale.common.store.StoreException;
 import io.hpcscale.common.store.StoreUsage;
 import io.hpcscale.scaler.plan.EventKind;
 import io.hpcscale.scaler.plan.Planner;
+import io.hpcscale.scaler.removal.RemovalMessage;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -43,9 +44,11 @@ public final class Scaler {
      *
      * @param executor runs the pools' parts: a bounded thread pool in the service, the calling thread in tests and
      *                 the simulator (every cycle then ends with all its pools done)
+     * @param removals the removal requests of nodes, received once per cycle ({@link RemovalInbox#none()}: none)
      */
     public record Wiring(DocumentStore store, Planner planner, ScalerEvents events, ScalerLease lease,
-            ActionGate gate, CloudThrottles throttles, Executor executor, Clock clock, boolean dryRun) {
+            ActionGate gate, CloudThrottles throttles, Executor executor, Clock clock, boolean dryRun,
+            RemovalInbox removals) {
     }
 
     private record InFlight(CompletableFuture<List<PoolOutcome>> outcomes, Instant since) {
@@ -65,7 +68,7 @@ public final class Scaler {
         this.groups = groups(this.pools);
         this.wiring = wiring;
         this.context = new CycleContext(wiring.store(), new ScalerStateStore(wiring.store()), wiring.planner(),
-                wiring.events(), wiring.gate(), wiring.throttles(), wiring.dryRun());
+                wiring.events(), wiring.gate(), wiring.throttles(), wiring.dryRun(), wiring.removals());
         if (!wiring.dryRun()) {
             wiring.gate().requireLease(wiring.lease());
         }
@@ -166,6 +169,8 @@ public final class Scaler {
             log.warn("cycle skipped: the store cannot be read, so nothing is planned: {}", e.getMessage());
             return new CycleOutcome(now, lease, List.of(), "store: " + e.getMessage());
         }
+        Map<String, List<RemovalMessage.Request>> removals = act && !wiring.dryRun()
+                ? wiring.removals().receive(pools, now, wiring.events()) : Map.of();
         Map<List<PoolRuntime>, CompletableFuture<List<PoolOutcome>>> started = new LinkedHashMap<>();
         List<PoolOutcome> outcomes = new ArrayList<>();
         for (List<PoolRuntime> group : groups) {
@@ -175,8 +180,8 @@ public final class Scaler {
                 group.forEach(pool -> outcomes.add(busy(pool, running.since(), now)));
                 continue;
             }
-            GroupCycle part = new GroupCycle(group.stream().map(p -> new PoolCycle(p, view, now, act, context))
-                    .toList(), view, now, context);
+            GroupCycle part = new GroupCycle(group.stream().map(p -> new PoolCycle(p, view, now, act, context,
+                    removals.getOrDefault(p.name(), List.of()))).toList(), view, now, context);
             CompletableFuture<List<PoolOutcome>> outcome = new CompletableFuture<>();
             started.put(group, outcome);
             if (act) {

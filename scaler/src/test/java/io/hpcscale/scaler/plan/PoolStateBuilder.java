@@ -14,6 +14,7 @@ import io.hpcscale.scaler.cloud.PowerState;
 import io.hpcscale.scaler.pool.PoolConfig;
 import io.hpcscale.scaler.pool.PoolConfigs;
 import io.hpcscale.scaler.pool.VmShape;
+import io.hpcscale.scaler.removal.RemovalMessage;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -51,6 +52,7 @@ final class PoolStateBuilder {
     int evictionRounds = 3;
     final List<Instance> instances = new ArrayList<>();
     final Map<String, String> poolOfNode = new HashMap<>();
+    final List<RemovalMessage.Request> removals = new ArrayList<>();
 
     static String node(int i) {
         return String.format("p-vm%03d", i);
@@ -146,7 +148,7 @@ final class PoolStateBuilder {
 
     PoolState build() {
         return new PoolState(config(), jobs, vms, drains, powerRequests, unknown != null ? unknown : InstanceList.of(instances),
-                canCreate, spot, poolOfNode, agentReadAt, state, NOW, fallback, target);
+                canCreate, spot, poolOfNode, agentReadAt, state, NOW, fallback, target, removals);
     }
 
     PlanResult plan() {

@@ -26,11 +26,22 @@ public final class TestScalers {
     }
 
     /** A scaler whose pools run on the executor given, as the service's do. */
-    public static synchronized Scaler scaler(List<PoolRuntime> pools, DocumentStore documents, ScalerEvents events,
+    public static Scaler scaler(List<PoolRuntime> pools, DocumentStore documents, ScalerEvents events,
             Clock clock, boolean dryRun, String host, Executor executor) {
+        return scaler(pools, documents, events, clock, dryRun, host, executor, RemovalInbox.none());
+    }
+
+    /** A scaler that takes nodes' removal requests from {@code removals}. */
+    public static Scaler scaler(List<PoolRuntime> pools, DocumentStore documents, ScalerEvents events,
+            Clock clock, String host, RemovalInbox removals) {
+        return scaler(pools, documents, events, clock, false, host, Runnable::run, removals);
+    }
+
+    private static synchronized Scaler scaler(List<PoolRuntime> pools, DocumentStore documents,
+            ScalerEvents events, Clock clock, boolean dryRun, String host, Executor executor, RemovalInbox removals) {
         ScalerLease lease = new ScalerLease(documents, Duration.ofMinutes(3),
                 new LeaseHolder(host, nextProcess++, "test-boot"), pid -> true);
         return new Scaler(pools, new Scaler.Wiring(documents, new Planner(Duration.ofMinutes(6)), events, lease,
-                new ActionGate(clock), new CloudThrottles(), executor, clock, dryRun));
+                new ActionGate(clock), new CloudThrottles(), executor, clock, dryRun, removals));
     }
 }

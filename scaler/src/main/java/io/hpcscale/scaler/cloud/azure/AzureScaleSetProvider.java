@@ -197,6 +197,11 @@ public final class AzureScaleSetProvider implements CloudProvider {
     }
 
     @Override
+    public boolean manages(String resourceGroup, String scaleSet) {
+        return pool.resourceGroup().equalsIgnoreCase(resourceGroup) && pool.scaleSet().equalsIgnoreCase(scaleSet);
+    }
+
+    @Override
     public String account() {
         return "azure:" + pool.subscriptionId();
     }
