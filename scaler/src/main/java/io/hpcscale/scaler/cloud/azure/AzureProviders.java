@@ -3,7 +3,7 @@ package io.hpcscale.scaler.cloud.azure;
 import io.hpcscale.common.config.PoolSettings;
 import io.hpcscale.scaler.cloud.CallGate;
 import io.hpcscale.scaler.cloud.CloudProvider;
-import io.hpcscale.scaler.target.TargetSource;
+import io.hpcscale.scaler.fixed.TargetSource;
 
 /**
  * Makes the providers of azure pools; they share one set of clients (one credential, one token, one HTTP client)
