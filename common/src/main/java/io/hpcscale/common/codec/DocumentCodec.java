@@ -333,12 +333,10 @@ public final class DocumentCodec {
         state.removals().forEach((id, removal) -> {
             ObjectNode r = removals.putObject(id);
             putInstant(r, Fields.AT, removal.at());
-            if (removal.targetAfter() == null) {
-                r.putNull(Fields.TARGET_AFTER);
-            } else {
-                r.put(Fields.TARGET_AFTER, removal.targetAfter());
-            }
+            r.put(Fields.REQUESTED_BY, removal.requestedBy());
             r.put(Fields.LOWERED, removal.lowered());
+            putInteger(r, Fields.COUNT_FROM, removal.countFrom());
+            putInteger(r, Fields.COUNT_TO, removal.countTo());
         });
         if (state.pendingCreate() == null) {
             json.putNull(Fields.PENDING_CREATE);
@@ -428,11 +426,24 @@ public final class DocumentCodec {
         while (entries.hasNext()) {
             Map.Entry<String, JsonNode> entry = entries.next();
             FieldReader r = state.nested(Fields.REMOVALS + "." + entry.getKey(), entry.getValue());
-            long after = r.number(Fields.TARGET_AFTER, -1);
             removals.put(entry.getKey(), new RemovalRecord(r.requiredInstant(Fields.AT),
-                    after < 0 ? null : (int) after, r.bool(Fields.LOWERED)));
+                    r.optionalText(Fields.REQUESTED_BY), r.bool(Fields.LOWERED), optionalInteger(r, Fields.COUNT_FROM),
+                    optionalInteger(r, Fields.COUNT_TO)));
         }
         return removals;
+    }
+
+    private static void putInteger(ObjectNode json, String field, Integer value) {
+        if (value == null) {
+            json.putNull(field);
+        } else {
+            json.put(field, value);
+        }
+    }
+
+    private static Integer optionalInteger(FieldReader fields, String field) {
+        long value = fields.number(field, Long.MIN_VALUE);
+        return value == Long.MIN_VALUE ? null : fields.intNumber(field, 0);
     }
 
     private static InstanceRecord decodeInstanceRecord(FieldReader state, String id, JsonNode json) {

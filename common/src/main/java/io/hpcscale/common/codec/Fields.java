@@ -64,7 +64,9 @@ final class Fields {
     static final String EVICTION_ROUNDS = "EvictionRounds";
     static final String TARGET = "Target";
     static final String REMOVALS = "Removals";
-    static final String TARGET_AFTER = "TargetAfter";
+    static final String REQUESTED_BY = "RequestedBy";
+    static final String COUNT_FROM = "CountFrom";
+    static final String COUNT_TO = "CountTo";
     static final String LOWERED = "Lowered";
     static final String SET_AT = "SetAt";
     static final String SET_BY = "SetBy";

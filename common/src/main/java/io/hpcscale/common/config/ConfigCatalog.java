@@ -305,8 +305,8 @@ public final class ConfigCatalog {
                 .build());
         keys.add(key("pool.<name>.evictionRoundsBeforeBackoff", ValueKind.INTEGER, "3", Set.of(SCALER)).minimum(1)
                 .describe("Spot pools: cycles finding evictions within evictionWindow that put the pool in backoff "
-                        + "(capacityBackoff, with an event): one storm is replaced at once, evictions that keep "
-                        + "coming are not chased.")
+                        + "(capacityBackoff, with an event): what one cycle finds is replaced at once, "
+                        + "evictions that keep coming are not chased.")
                 .build());
         keys.add(key("pool.<name>.evictionWindow", ValueKind.DURATION, "30m", Set.of(SCALER)).minimumMillis(1000)
                 .describe("Spot pools: the window in which evictionRoundsBeforeBackoff is counted.")

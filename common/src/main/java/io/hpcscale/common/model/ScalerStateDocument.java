@@ -25,8 +25,8 @@ import java.util.TreeMap;
  * @param pendingCreate           instances asked of the cloud whose creation is not confirmed yet, or null
  * @param lastAction              the most recent action, or null
  * @param evictions               instances the cloud took back (Spot evictions) since the pool was first scaled
- * @param evictionRounds          the cycles that found evictions, the most recent {@link #EVICTION_ROUNDS_KEPT}: how
- *                                the scaler tells repeated evictions from one storm
+ * @param evictionRounds          the most recent cycles that found evictions (as many as the pool's
+ *                                evictionRoundsBeforeBackoff): how the scaler tells repeated evictions from one storm
  * @param removals                instances removed at a node's request, by instance id, kept for
  *                                {@link #REMOVALS_KEPT_FOR} after the request so a message delivered twice is
  *                                carried out once
@@ -49,10 +49,8 @@ public record ScalerStateDocument(
     }
 
     /** Longer than a queue message lives (7 days by default), so any redelivery finds its record. */
-    public static final Duration REMOVALS_KEPT_FOR = java.time.Duration.ofDays(8);
+    public static final Duration REMOVALS_KEPT_FOR = Duration.ofDays(8);
 
-    /** Enough for any sensible pool.<name>.evictionRoundsBeforeBackoff, and small in the document. */
-    public static final int EVICTION_ROUNDS_KEPT = 20;
 
     public ScalerStateDocument {
         Objects.requireNonNull(poolName, "poolName");
@@ -157,12 +155,12 @@ public record ScalerStateDocument(
                 throttledUntil, pendingCreate, lastAction, evictions + 1, evictionRounds, removals);
     }
 
-    /** A cycle that found evictions; only the most recent rounds are kept. */
-    public ScalerStateDocument withEvictionRound(Instant at) {
+    /** A cycle that found evictions; only the most recent {@code keep} rounds are kept. */
+    public ScalerStateDocument withEvictionRound(Instant at, int keep) {
         List<Instant> rounds = new ArrayList<>(evictionRounds);
         rounds.add(at);
-        if (rounds.size() > EVICTION_ROUNDS_KEPT) {
-            rounds = rounds.subList(rounds.size() - EVICTION_ROUNDS_KEPT, rounds.size());
+        if (rounds.size() > keep) {
+            rounds = rounds.subList(rounds.size() - keep, rounds.size());
         }
         return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
                 throttledUntil, pendingCreate, lastAction, evictions, rounds, removals);
@@ -173,27 +171,29 @@ public record ScalerStateDocument(
         return (int) evictionRounds.stream().filter(at -> !at.isBefore(since)).count();
     }
 
-    /** A removal taken on or brought up to date; records older than {@link #REMOVALS_KEPT_FOR} are dropped. */
-    public ScalerStateDocument withRemoval(String instanceId, RemovalRecord record, Instant now) {
+    /** A removal taken on or brought up to date. */
+    public ScalerStateDocument withRemoval(String instanceId, RemovalRecord record) {
         SortedMap<String, RemovalRecord> changed = new TreeMap<>(removals);
         changed.put(instanceId, record);
-        changed.values().removeIf(r -> r.at().plus(REMOVALS_KEPT_FOR).isBefore(now));
         return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
                 throttledUntil, pendingCreate, lastAction, evictions, evictionRounds, changed);
     }
 
-    /**
-     * A fixed pool's count as read, at most the value any removal still has to write: until that is written, the
-     * count read is one the removal has not lowered yet.
-     */
-    public int countLessUnwrittenRemovals(int count) {
-        int lowest = count;
-        for (RemovalRecord removal : removals.values()) {
-            if (!removal.lowered() && removal.targetAfter() != null) {
-                lowest = Math.min(lowest, removal.targetAfter());
-            }
+    /** A fixed pool's count as read, less the removals taken on that it does not reflect yet. */
+    public int countLessUnwrittenRemovals(int countRead) {
+        int pending = (int) removals.values().stream().filter(r -> r.pendingOn(countRead)).count();
+        return Math.max(0, countRead - pending);
+    }
+
+    /** Removals older than {@link #REMOVALS_KEPT_FOR} forgotten: no message of theirs can come back. */
+    public ScalerStateDocument withoutOldRemovals(Instant now) {
+        if (removals.values().stream().noneMatch(r -> r.at().plus(REMOVALS_KEPT_FOR).isBefore(now))) {
+            return this;
         }
-        return lowest;
+        SortedMap<String, RemovalRecord> kept = new TreeMap<>(removals);
+        kept.values().removeIf(r -> r.at().plus(REMOVALS_KEPT_FOR).isBefore(now));
+        return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
+                throttledUntil, pendingCreate, lastAction, evictions, evictionRounds, kept);
     }
 
     public Optional<RemovalRecord> removal(String instanceId) {

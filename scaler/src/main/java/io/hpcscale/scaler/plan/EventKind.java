@@ -17,6 +17,12 @@ public enum EventKind {
     POWER_REQUEST_DONE("power-request-done", true),
     /** An instance deleted because its node asked to be removed. */
     REMOVE("remove", true),
+    /** A node's removal request taken on: recorded, its message deleted. */
+    REMOVAL_ACCEPTED("removal-accepted", true),
+    /** A fixed pool's count lowered for a removal. */
+    TARGET_LOWERED("target-lowered", true),
+    /** A removal message delivered again for a removal taken on already: deleted, nothing done twice. */
+    REMOVAL_DUPLICATE("removal-duplicate", true),
     /** The cloud took a Spot instance back: found in a listing, not done by hpcscale. */
     EVICTED("evicted", false),
     /** An instance hpcscale knew running was stopped or deleted by someone else. */
@@ -47,11 +53,9 @@ public enum EventKind {
     ABOVE_TARGET("above-target", false),
     /** Spot evictions keep coming: the pool backs off rather than chase them. */
     EVICTION_BACKOFF("eviction-backoff", false),
-    /** A removal message delivered again for an instance removed already: deleted, nothing done twice. */
-    REMOVAL_DUPLICATE("removal-duplicate", false),
     /** A removal message that cannot be carried out (no such instance, no pool, unreadable): set aside. */
     REMOVAL_SET_ASIDE("removal-set-aside", false),
-    /** A removal that waits: its node runs a job, or the pool's count cannot be read. */
+    /** A removal taken on that waits: its node is draining, or the agent has not reported recently. */
     REMOVAL_WAITS("removal-waits", false),
     /** The scaler's memory of the pool cannot be read or written: the pool is not acted on. */
     STATE_UNAVAILABLE("state-unavailable", false);

@@ -45,16 +45,15 @@ final class FixedTargetPlanning {
         this.fresh = fresh;
     }
 
-    /** @param removing instances this cycle deletes because their node asked: the count is that much lower */
-    void plan(int active, int removing) {
+    void plan(int active) {
         TargetReading target = p.s.target();
         if (target == null || !target.known()) {
             p.notes.add(new Note(EventKind.TARGET_UNKNOWN, (target == null ? "the pool's target was not read"
                     : target.unknownBecause()) + ": nothing is started or stopped until it can be read"));
-            keepDrains();
+            p.withdrawDrainsOfVanishedInstances();
             return;
         }
-        int wanted = bounded(target, removing);
+        int wanted = bounded(target);
         Set<String> draining = drainingNodes();
         int staying = active - draining.size();
         String why = "the pool's target is " + wanted + " (" + target.source() + ") and "
@@ -71,11 +70,12 @@ final class FixedTargetPlanning {
     }
 
     /**
-     * The target less this cycle's removals and any removal whose lowering is not written yet, within min and max;
-     * a target beyond max is said once per cycle.
+     * The count read, less the removals taken on that it does not reflect yet (this cycle's included), within min
+     * and max; a count beyond max is said once per cycle. A removal below min deletes the instance, and min has it
+     * replaced.
      */
-    private int bounded(TargetReading target, int removing) {
-        int count = Math.max(0, p.memory.countLessUnwrittenRemovals(target.count()) - removing);
+    private int bounded(TargetReading target) {
+        int count = Math.max(0, p.memory.countLessUnwrittenRemovals(target.count()) - p.acceptances.size());
         if (count > pool.max()) {
             p.notes.add(new Note(EventKind.AT_MAX, target.source() + " asks for " + count + " instances, more than "
                     + "the pool's max of " + pool.max() + ": keeping " + pool.max() + " (raise pool." + pool.name()
@@ -126,7 +126,11 @@ final class FixedTargetPlanning {
         stopBootingSurplus(surplus, why);
     }
 
-    /** Idle nodes first, longest idle first; then busy ones, fewest jobs first, which drain as their jobs end. */
+    /**
+     * Idle nodes first, longest idle first; then busy ones, fewest jobs first, which drain as their jobs end. Busy
+     * nodes are drained only for the surplus that instances still booting will not make up: a booting instance
+     * becomes an idle node, drained then, rather than a busy node being drained for it now.
+     */
     private void drainSurplus(int surplus, String why) {
         List<Instance> idle = new ArrayList<>();
         List<Instance> busy = new ArrayList<>();
@@ -141,7 +145,8 @@ final class FixedTargetPlanning {
                 Comparator.nullsFirst(Comparator.<Instant>naturalOrder())).thenComparing(Instance::nodeName));
         busy.sort(Comparator.comparing((Instance i) -> p.vmOf(i).jobIds().size()).thenComparing(Instance::nodeName));
         List<Instance> order = new ArrayList<>(idle);
-        order.addAll(busy);
+        int busyToDrain = Math.max(0, surplus - idle.size() - p.booting.size());
+        order.addAll(busy.subList(0, Math.min(busyToDrain, busy.size())));
         int count = Math.min(Math.min(surplus, pool.maxStopPerCycle()), order.size());
         for (Instance instance : order.subList(0, count)) {
             VmDocument vm = p.vmOf(instance);

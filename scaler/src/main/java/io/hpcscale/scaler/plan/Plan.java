@@ -14,8 +14,9 @@ import java.util.Set;
  * @param demand                 what the queued jobs need, for logging and status; none when the instances are unknown
  * @param passedOn               ids of the queued jobs this pool cannot take now (they do not fit its VM size, it is at
  *                               its max or in backoff), for the next pool of its group; empty when it has none
- * @param removals               instances to delete because their node asked, each with its message
- * @param removalAnswers         messages answered without a deletion: done already, or set aside
+ * @param acceptances            removal requests to take on
+ * @param removals               instances to delete because their node asked, once it runs nothing
+ * @param removalAnswers         removal messages answered without taking them on: a second delivery, or set aside
  */
 public record Plan(
         String pool,
@@ -31,6 +32,7 @@ public record Plan(
         String instancesUnknownBecause,
         Demand demand,
         Set<String> passedOn,
+        List<Acceptance> acceptances,
         List<Removal> removals,
         List<RemovalAnswer> removalAnswers) {
 
@@ -43,6 +45,7 @@ public record Plan(
         notes = List.copyOf(notes);
         found = List.copyOf(found);
         passedOn = Set.copyOf(passedOn);
+        acceptances = List.copyOf(acceptances);
         removals = List.copyOf(removals);
         removalAnswers = List.copyOf(removalAnswers);
     }
@@ -78,7 +81,7 @@ public record Plan(
             return switch (kind) {
                 case BOOT_FAILURE -> EventKind.BOOT_TIMEOUT;
                 case REMOVED -> EventKind.REMOVE;
-                default -> EventKind.STOP;
+                case DRAINED, POWER_SAVING, SURPLUS, EVICTED, STOPPED_ELSEWHERE -> EventKind.STOP;
             };
         }
     }
@@ -96,13 +99,19 @@ public record Plan(
     }
 
     /**
-     * Delete an instance because its node (or the render manager) asked, through {@code message}. Re-checked by
-     * {@link StopGuard} like any stop.
+     * Take a node's removal request on: the scaler records it in the pool's state, lowers a fixed pool's count and
+     * deletes the message; the record then drives the removal ({@link Removal}) in this and later cycles.
      *
-     * @param targetAfter the fixed pool's count once it is gone, written as that value; null for other pools
+     * @param instance the instance the request names, as the cloud lists it
      */
-    public record Removal(Instance instance, String node, String nodePool, RemovalMessage.Request message,
-            String reason, Integer targetAfter) {
+    public record Acceptance(RemovalMessage.Request message, String instance) {
+    }
+
+    /**
+     * Delete an instance whose removal was taken on: its node runs nothing (drained, or no agent reports it).
+     * Re-checked by {@link StopGuard} like any stop.
+     */
+    public record Removal(Instance instance, String node, String nodePool, String reason) {
 
         /** The deletion, as the stop it is carried out with. */
         public Stop asStop() {
@@ -111,8 +120,8 @@ public record Plan(
     }
 
     /**
-     * A removal message answered without deleting anything: {@code setAside} false when it was carried out
-     * already (a second delivery: the message is deleted), true when it cannot be (moved to the poison queue).
+     * A removal message answered without taking it on: {@code setAside} false when it was taken on already (a second
+     * delivery: the message is deleted), true when it cannot be (moved to the poison queue).
      */
     public record RemovalAnswer(RemovalMessage.Request message, EventKind kind, String reason, boolean setAside) {
     }
@@ -132,6 +141,6 @@ public record Plan(
 
     public boolean isEmpty() {
         return starts.isEmpty() && create == null && drains.isEmpty() && cancels.isEmpty() && stops.isEmpty()
-                && powerDone.isEmpty() && removals.isEmpty() && removalAnswers.isEmpty();
+                && powerDone.isEmpty() && acceptances.isEmpty() && removals.isEmpty() && removalAnswers.isEmpty();
     }
 }

@@ -20,7 +20,7 @@ import java.util.Set;
  *   <li>An instance whose node has not reported within the boot timeout is stopped; the failed boot is counted once
  *       the stop is done, and enough failures in a row put the pool in backoff.</li>
  *   <li>A pool of {@code target = fixed} keeps the count it is given instead ({@link FixedTargetPlanning}).</li>
- *   <li>Spot evictions found in too many cycles in a row put the pool in backoff.</li>
+ *   <li>Spot evictions found in too many cycles within a window put the pool in backoff.</li>
  * </ul>
  */
 public final class Planner {

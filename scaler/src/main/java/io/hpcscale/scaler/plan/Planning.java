@@ -52,7 +52,9 @@ final class Planning {
     final List<Plan.PowerDone> powerDone = new ArrayList<>();
     final List<Note> notes = new ArrayList<>();
     final List<Plan.Found> found = new ArrayList<>();
+    final List<Plan.Acceptance> acceptances = new ArrayList<>();
     final List<Plan.Removal> removals = new ArrayList<>();
+    final Set<String> leaving = new HashSet<>();
     final List<Plan.RemovalAnswer> removalAnswers = new ArrayList<>();
     final Map<String, VmDocument> vmsByNode = new HashMap<>();
     final Map<String, DrainDocument> drainsByNode = new HashMap<>();
@@ -81,7 +83,7 @@ final class Planning {
             return result(Demand.none());
         }
         boolean fresh = fresh();
-        if (!fresh) {
+        if (!fresh && !agentless()) {
             notes.add(new Note(EventKind.STALE, s.agentReadAt() == null
                     ? "no agent has reported this pool yet: nothing is drained or stopped, nor started beyond min"
                     : "the agent last read the scheduler at " + s.agentReadAt() + ", more than "
@@ -91,14 +93,14 @@ final class Planning {
         observe();
         backOffOnRepeatedEvictions();
         classifyInstances(fresh);
+        new RemovalPlanning(this).plan(fresh);
         if (fresh) {
             noteNodesWithoutInstance();
             stopFailedBoots();
         }
-        int removing = new RemovalPlanning(this).plan(fresh);
         int active = running.size() + booting.size();
         if (pool.fixed()) {
-            new FixedTargetPlanning(this, fresh).plan(active, removing);
+            new FixedTargetPlanning(this, fresh).plan(active);
             return result(Demand.none());
         }
         if (pool.slurmPowerSaving()) {
@@ -126,11 +128,22 @@ final class Planning {
     }
 
     /**
-     * A fixed pool that no agent has ever reported: no node will report, so an instance's boot ends when the cloud
-     * lists it running, and nothing is known of its jobs.
+     * A fixed pool that no agent reports and that has no node documents at all: no node will report, so an
+     * instance's boot ends when the cloud lists it running, and nothing is known of its jobs. A pool whose agent
+     * merely stopped reporting still has its nodes' documents, and is stale instead.
      */
     boolean agentless() {
-        return pool.fixed() && s.agentReadAt() == null;
+        return pool.fixed() && s.agentReadAt() == null && s.vms().isEmpty();
+    }
+
+    /**
+     * An instance whose removal was taken on: it counts for nothing from now on, and is acted on only to remove it.
+     */
+    void leave(Instance instance) {
+        running.remove(instance);
+        booting.remove(instance);
+        stopped.remove(instance);
+        leaving.add(NodeNames.key(instance.nodeName()));
     }
 
     /**
@@ -142,7 +155,7 @@ final class Planning {
         if (found.stream().noneMatch(f -> f.kind() == EventKind.EVICTED)) {
             return;
         }
-        memory = memory.withEvictionRound(now);
+        memory = memory.withEvictionRound(now, pool.evictionBackoff().rounds());
         int rounds = memory.evictionRoundsSince(now.minus(pool.evictionBackoff().window()));
         if (rounds >= pool.evictionBackoff().rounds() && !memory.inBackoff(now)) {
             String reason = "Spot evictions in " + rounds + " cycles within "
@@ -188,8 +201,8 @@ final class Planning {
 
     private PlanResult result(Demand demand) {
         return new PlanResult(new Plan(pool.name(), starts, create, drains, cancels, stops, powerDone, notes,
-                found, queuedJobs, s.instances().unknownBecause(), demand, passedOn(demand), removals,
-                removalAnswers), memory);
+                found, queuedJobs, s.instances().unknownBecause(), demand, passedOn(demand), acceptances,
+                removals, removalAnswers), memory);
     }
 
     /**
@@ -215,6 +228,7 @@ final class Planning {
      * explains were created by a pending create, or are recorded as found active.
      */
     private void observe() {
+        memory = memory.withoutOldRemovals(now);
         Set<String> listed = s.instances().instances().stream().map(Instance::id).collect(Collectors.toSet());
         for (Map.Entry<String, InstanceRecord> gone : memory.instances().entrySet()) {
             if (!listed.contains(gone.getKey()) && gone.getValue().running()) {
@@ -490,19 +504,21 @@ final class Planning {
 
     /**
      * Withdraws drains whose node is needed again, and stops instances whose drain is complete; drains already
-     * withdrawn or whose instance starts this cycle are left alone.
+     * withdrawn, whose instance starts this cycle, or whose instance is being removed at its node's request are left
+     * alone.
      */
     void handleDrains(Demand demand) {
-        Set<String> starting = starts.stream().map(st -> NodeNames.key(st.instance().nodeName()))
+        Set<String> leftAlone = starts.stream().map(st -> NodeNames.key(st.instance().nodeName()))
                 .collect(Collectors.toSet());
-        cancels.forEach(c -> starting.add(NodeNames.key(c.node())));
+        cancels.forEach(c -> leftAlone.add(NodeNames.key(c.node())));
+        leftAlone.addAll(leaving);
         for (DrainDocument drain : sortedDrains()) {
             Instance instance = s.instances().byNode(drain.name()).orElse(null);
             if (instance == null) {
                 cancels.add(new CancelDrain(drain.name(), "no instance has this node any more"));
                 continue;
             }
-            if (!instance.state().active() || starting.contains(NodeNames.key(drain.name()))) {
+            if (!instance.state().active() || leftAlone.contains(NodeNames.key(drain.name()))) {
                 continue;
             }
             VmDocument vm = vmsByNode.get(NodeNames.key(drain.name()));

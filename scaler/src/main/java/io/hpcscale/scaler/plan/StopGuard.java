@@ -25,7 +25,8 @@ public final class StopGuard {
             case BOOT_FAILURE -> failedBoot(vm);
             case POWER_SAVING -> suspended(vm);
             case SURPLUS -> unreported(vm);
-            case REMOVED -> asked(vm);
+            // A node asking to be removed may have been given a job since: a reported node goes through the drain.
+            case REMOVED -> vm == null ? Optional.empty() : drained(vm, drain);
             case EVICTED, STOPPED_ELSEWHERE -> Optional.of("hpcscale never plans a stop of kind " + kind
                     + ": it only finds one");
         };
@@ -64,14 +65,6 @@ public final class StopGuard {
      */
     private static Optional<String> unreported(VmDocument vm) {
         return vm == null ? Optional.empty() : Optional.of("an agent reports its node: it is drained instead");
-    }
-
-    /**
-     * A node that asked to be removed is deleted unless the scheduler lists a job on it: the request may be older
-     * than the job the scheduler has since placed there.
-     */
-    private static Optional<String> asked(VmDocument vm) {
-        return vm != null && !vm.idle() ? Optional.of("the scheduler lists a job on its node") : Optional.empty();
     }
 
     private static Optional<String> suspended(VmDocument vm) {

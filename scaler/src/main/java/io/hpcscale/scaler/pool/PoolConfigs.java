@@ -83,7 +83,7 @@ public final class PoolConfigs {
                 problems.add(pool.key("target") + " = fixed cannot be combined with " + pool.key("slurmPowerSaving")
                         + " = true: Slurm's power saving decides which nodes run; choose one");
             }
-            if ("fixed".equals(pool.string("target")) && groups.group(name).size() > 1) {
+            if ("fixed".equals(pool.string("target")) && (groups.isFallback(name) || groups.group(name).size() > 1)) {
                 problems.add(pool.key("target") + " = fixed cannot be combined with fallback pools: a fixed pool "
                         + "keeps its count whatever the jobs, so there are no jobs to pass on; give each pool its "
                         + "own target");

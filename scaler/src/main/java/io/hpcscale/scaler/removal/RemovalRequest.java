@@ -55,14 +55,4 @@ public record RemovalRequest(VmResourceId vm, String scaleSet, String computerNa
     public String vmName() {
         return vm.uniform() ? vm.scaleSet() + "_" + vm.name() : vm.name();
     }
-
-    /** What scale set calls name it by: Uniform the instance id ({@code 3}); Flexible the VM's name. */
-    public String instanceId() {
-        return vm.name();
-    }
-
-    /** Whether this request is about a VM of the given scale set in the given resource group (names without case). */
-    public boolean inScaleSet(String group, String name) {
-        return resourceGroup().equalsIgnoreCase(group) && scaleSet.equalsIgnoreCase(name);
-    }
 }

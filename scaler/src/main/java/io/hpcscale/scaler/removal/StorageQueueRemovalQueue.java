@@ -20,7 +20,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -62,17 +61,11 @@ public final class StorageQueueRemovalQueue implements RemovalQueue {
     }
 
     /**
-     * The scaler's removal queue, as {@code azure.removalQueue.*} says, signed in to like Resource Manager
-     * ({@code azure.credential}) when it is given by URL.
+     * The scaler's removal queue, signed in to like Resource Manager ({@code azure.credential}) when it is given by
+     * URL.
      *
-     * @return empty when no removal queue is configured
-     * @throws ConfigException naming a setting that cannot be used
+     * @param settings the whole configuration, for the Azure sign-in
      */
-    public static Optional<StorageQueueRemovalQueue> fromSettings(Settings settings, Clock clock) {
-        return RemovalQueueSettings.from(settings).map(queue -> open(queue, settings, clock));
-    }
-
-    /** @param settings the whole configuration, for the Azure sign-in when the queue is given by URL */
     public static StorageQueueRemovalQueue open(RemovalQueueSettings queue, Settings settings, Clock clock) {
         HttpClient http = httpClient();
         TokenCredential credential = queue.access() instanceof QueueAccess.WithIdentity

@@ -1,6 +1,5 @@
 package io.hpcscale.scaler.removal;
 
-import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -50,14 +49,6 @@ public record VmResourceId(String subscriptionId, String resourceGroup, String s
                 + "/providers/Microsoft.Compute/";
         return uniform() ? group + "virtualMachineScaleSets/" + scaleSet + "/virtualMachines/" + name
                 : group + "virtualMachines/" + name;
-    }
-
-    /**
-     * The id in lower case: the same for one VM however a sender wrote its id, as Resource Manager compares names
-     * without case. What a record of handled requests should be keyed by.
-     */
-    public String key() {
-        return id().toLowerCase(Locale.ROOT);
     }
 
     @Override

@@ -52,7 +52,6 @@ final class Actuation {
     private final CycleContext context;
     private final DocumentStore store;
     private final List<ScalerEvent> recorded = new ArrayList<>();
-    private final List<Plan.Removal> removedNow = new ArrayList<>();
     private ScalerStateDocument state;
     private ScalerStateDocument stored;
     private String etag;
@@ -76,12 +75,12 @@ final class Actuation {
         this.etag = loaded.etag();
     }
 
-    /** Why the pool's outcome could not be recorded, or null. */
     /** The pool's state as this actuation left it: what the next plan of the pool starts from. */
     ScalerStateDocument state() {
         return state;
     }
 
+    /** Why the pool's outcome could not be recorded, or null. */
     String problem() {
         return problem;
     }
@@ -103,7 +102,8 @@ final class Actuation {
         cancelDrains();
         requestDrains();
         forgetDonePowerRequests();
-        writeUnwrittenCounts();
+        acceptRemovals();
+        lowerCounts();
         answerRemovals();
         List<Plan.Stop> stops = verifiedStops();
         boolean cloudWork = !stops.isEmpty() || !plan.starts().isEmpty() || plan.create() != null;
@@ -118,11 +118,8 @@ final class Actuation {
         stop(stops);
         start();
         create();
-        boolean committed = commit();
+        commit();
         markDrainsChanged();
-        if (committed) {
-            removedNow.forEach(removal -> context.removals().done(removal.message()));
-        }
         return recorded;
     }
 
@@ -140,6 +137,8 @@ final class Actuation {
         plan.stops().forEach(st -> event(st.event(), List.of(st.instance().id()), st.reason(), Outcome.DRY_RUN));
         plan.starts().forEach(st -> event(EventKind.START, List.of(st.instance().id()), st.reason(),
                 Outcome.DRY_RUN));
+        plan.acceptances().forEach(a -> event(EventKind.REMOVAL_ACCEPTED, List.of(a.instance()),
+                "asked by " + a.message().request().requestedBy(), Outcome.DRY_RUN));
         plan.removals().forEach(r -> event(EventKind.REMOVE, List.of(r.instance().id()), r.reason(),
                 Outcome.DRY_RUN));
         plan.powerDone().forEach(p -> event(EventKind.POWER_REQUEST_DONE, List.of(p.node()), p.reason(),
@@ -196,7 +195,7 @@ final class Actuation {
         try {
             VmDocument vm = store.read(new DocumentKey(stop.nodePool(), CosmosIds.encode(node)), VmDocument.class)
                     .map(DocumentStore.Versioned::document).orElse(null);
-            DrainDocument drain = stop.kind() == StopKind.DRAINED
+            DrainDocument drain = stop.kind() == StopKind.DRAINED || stop.kind() == StopKind.REMOVED
                     ? store.read(drainKey(node), DrainDocument.class).map(DocumentStore.Versioned::document)
                             .orElse(null)
                     : null;
@@ -285,7 +284,6 @@ final class Actuation {
             if (unfinished != null) {
                 // The intent stays pending: the next cycle records the stop once the listing shows it stopped.
                 event(stop.event(), List.of(instance.id()), stop.reason() + how, Outcome.unfinished(unfinished));
-                removed(instance);
                 continue;
             }
             state = state.withInstance(instance.id(), record(state, instance).stopped(now, stop.kind(),
@@ -297,67 +295,106 @@ final class Actuation {
             if (stop.kind() == StopKind.POWER_SAVING) {
                 storeWrite(() -> store.delete(List.of(powerKey(stop.node()))));
             }
-            removed(instance);
         }
     }
 
     /**
-     * An instance whose node asked to be removed is being deleted: the removal is recorded at once (so a second
-     * delivery of its message finds it) and the fixed pool's count lowered to the value planned, an absolute value
-     * that a scaler repeating it after a crash writes again without lowering twice.
+     * Takes the plan's removal requests on: each is recorded in the pool's state, and only once that is stored is
+     * its message deleted. From then on the record drives the removal; a scaler killed before the store has the
+     * record gets the message again.
      */
-    private void removed(Instance instance) {
-        Plan.Removal removal = plan.removals().stream().filter(r -> r.instance().equals(instance)).findFirst()
-                .orElse(null);
-        if (removal == null) {
+    private void acceptRemovals() {
+        if (plan.acceptances().isEmpty()) {
             return;
         }
-        state = state.withRemoval(instance.id(), new RemovalRecord(now, removal.targetAfter(),
-                removal.targetAfter() == null), now);
-        if (save(state) != null) {
-            return;
+        ScalerStateDocument accepted = state;
+        for (Plan.Acceptance acceptance : plan.acceptances()) {
+            accepted = accepted.withRemoval(acceptance.instance(), RemovalRecord.accepted(now,
+                    acceptance.message().request().requestedBy(), pool.target().isPresent()));
         }
-        removedNow.add(removal);
-        if (removal.targetAfter() != null) {
-            writeCount(instance.id(), state.removal(instance.id()).orElseThrow());
-        }
-    }
-
-    /** Counts that a removal lowered but a scaler did not live (or failed) to write are written now. */
-    private void writeUnwrittenCounts() {
-        state.removals().forEach((id, removal) -> {
-            if (!removal.lowered()) {
-                writeCount(id, removal);
+        String failure = save(accepted);
+        for (Plan.Acceptance acceptance : plan.acceptances()) {
+            String reason = "asked by " + acceptance.message().request().requestedBy() + " at "
+                    + acceptance.message().request().requestedAt();
+            if (failure == null) {
+                context.removals().done(acceptance.message());
+                event(EventKind.REMOVAL_ACCEPTED, List.of(acceptance.instance()), reason, Outcome.OK);
+            } else {
+                event(EventKind.REMOVAL_ACCEPTED, List.of(acceptance.instance()), reason,
+                        Outcome.failed("not taken on: " + failure + "; its message comes back"));
             }
-        });
+        }
+        if (failure == null) {
+            state = accepted;
+        }
     }
 
-    private void writeCount(String instanceId, RemovalRecord removal) {
+    /**
+     * Lowers the fixed count once for each removal taken on. The value read and the value to write are stored
+     * before the write, so that a scaler repeating it after a crash can tell: the count still at the value read is
+     * written again, one at the value written was written, and any other value was set by someone since and stands.
+     */
+    private void lowerCounts() throws InterruptedException {
         TargetSource target = pool.target().orElse(null);
-        if (target == null || removal.targetAfter() == null) {
-            state = state.withRemoval(instanceId, removal.asLowered(), now);
-            return;
-        }
-        try {
-            target.write(removal.targetAfter(), "removal of instance " + instanceId);
-            state = state.withRemoval(instanceId, removal.asLowered(), now);
-            event(EventKind.REMOVE, List.of(instanceId), "the pool's count lowered to " + removal.targetAfter()
-                    + " (" + target.describe() + ")", Outcome.OK);
-        } catch (TargetUnavailableException e) {
-            event(EventKind.REMOVE, List.of(instanceId), "the pool's count could not be lowered to "
-                    + removal.targetAfter() + "; tried again next cycle", Outcome.failed(e.getMessage()));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        for (Map.Entry<String, RemovalRecord> entry : state.removals().entrySet()) {
+            RemovalRecord removal = entry.getValue();
+            if (removal.lowered()) {
+                continue;
+            }
+            if (target == null) {
+                state = state.withRemoval(entry.getKey(), removal.asLowered());
+                continue;
+            }
+            if (!context.gate().open()) {
+                return;
+            }
+            lowerCount(target, entry.getKey(), removal);
         }
     }
 
-    /** Messages of removals done already are deleted; those that cannot be done are set aside. */
+    private void lowerCount(TargetSource target, String instance, RemovalRecord removal) throws InterruptedException {
+        try {
+            OptionalInt read = target.read();
+            if (read.isEmpty()) {
+                event(EventKind.TARGET_LOWERED, List.of(instance), "for its removal", Outcome.failed(
+                        target.describe() + " is not set; the removal is done, the count set next"));
+                state = state.withRemoval(instance, removal.asLowered());
+                return;
+            }
+            int count = read.getAsInt();
+            if (removal.countFrom() != null && count != removal.countFrom()) {
+                state = state.withRemoval(instance, removal.asLowered());
+                if (count != removal.countTo()) {
+                    refusal(EventKind.TARGET_LOWERED, List.of(instance), target.describe() + " is " + count
+                            + ", set since this removal read " + removal.countFrom() + ": it stands");
+                }
+                return;
+            }
+            RemovalRecord lowering = removal.countFrom() != null ? removal
+                    : removal.lowering(count, Math.max(0, count - 1));
+            if (removal.countFrom() == null) {
+                state = state.withRemoval(instance, lowering);
+                if (save(state) != null) {
+                    return;
+                }
+            }
+            target.write(lowering.countTo(), "removal of instance " + instance);
+            state = state.withRemoval(instance, lowering.asLowered());
+            event(EventKind.TARGET_LOWERED, List.of(instance), target.describe() + " " + lowering.countFrom()
+                    + " -> " + lowering.countTo() + " for its removal", Outcome.OK);
+        } catch (TargetUnavailableException e) {
+            event(EventKind.TARGET_LOWERED, List.of(instance), "for its removal; tried again next cycle",
+                    Outcome.failed(e.getMessage()));
+        }
+    }
+
+    /** Messages of removals taken on already are deleted; those that cannot be taken on are set aside. */
     private void answerRemovals() {
         for (Plan.RemovalAnswer answer : plan.removalAnswers()) {
             if (answer.setAside()) {
-                context.removals().setAside(answer.message(), answer.reason(), now, context.events());
+                context.removals().setAside(answer.message(), pool.name(), answer.reason(), now, context.events());
             } else {
-                refusal(answer.kind(), List.of(answer.message().request().vmName()), answer.reason());
+                event(answer.kind(), List.of(answer.message().request().vmName()), answer.reason(), Outcome.OK);
                 context.removals().done(answer.message());
             }
         }

@@ -5,6 +5,7 @@ import io.hpcscale.scaler.plan.EventKind;
 import io.hpcscale.scaler.removal.RemovalMessage;
 import io.hpcscale.scaler.removal.RemovalQueue;
 import io.hpcscale.scaler.removal.RemovalQueueException;
+import io.hpcscale.scaler.removal.RemovalRequest;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -59,16 +60,17 @@ public final class RemovalInbox implements AutoCloseable {
         }
         for (RemovalMessage message : messages) {
             if (message instanceof RemovalMessage.Poison poison) {
-                setAside(message, poison.reason(), now, events);
+                setAside(message, ClusterLoadDocument.META_POOL, poison.reason(), now, events);
                 continue;
             }
             RemovalMessage.Request request = (RemovalMessage.Request) message;
-            PoolRuntime pool = pools.stream().filter(p -> p.provider().manages(request.request().resourceGroup(),
-                    request.request().scaleSet())).findFirst().orElse(null);
+            RemovalRequest asked = request.request();
+            PoolRuntime pool = pools.stream().filter(p -> p.provider().manages(asked.resourceGroup(),
+                    asked.scaleSet())).findFirst().orElse(null);
             if (pool == null) {
-                setAside(message, "no pool manages scale set " + request.request().scaleSet() + " in resource group "
-                        + request.request().resourceGroup() + " (instance " + request.request().vmName() + ", asked by "
-                        + request.request().requestedBy() + ")", now, events);
+                setAside(message, ClusterLoadDocument.META_POOL, "no pool manages scale set " + asked.scaleSet()
+                        + " in resource group " + asked.resourceGroup() + " (instance " + asked.vmName()
+                        + ", asked by " + asked.requestedBy() + ")", now, events);
                 continue;
             }
             byPool.computeIfAbsent(pool.name(), p -> new ArrayList<>()).add(request);
@@ -88,9 +90,11 @@ public final class RemovalInbox implements AutoCloseable {
         }
     }
 
-    /** Moves a message that cannot be carried out to the poison queue, with an event saying why. */
-    void setAside(RemovalMessage message, String reason, Instant now, ScalerEvents events) {
-        String pool = ClusterLoadDocument.META_POOL;
+    /**
+     * Moves a message that cannot be carried out to the poison queue, with an event in {@code pool}'s partition
+     * ({@link ClusterLoadDocument#META_POOL} when it names no pool).
+     */
+    void setAside(RemovalMessage message, String pool, String reason, Instant now, ScalerEvents events) {
         Outcome outcome = Outcome.OK;
         try {
             queue.setAside(message, reason);

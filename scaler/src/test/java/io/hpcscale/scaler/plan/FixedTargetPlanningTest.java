@@ -154,7 +154,7 @@ class FixedTargetPlanningTest {
         pool.instance(1, PowerState.RUNNING).instance(2, PowerState.RUNNING);
         pool.state = pool.state.withInstance(id(1), InstanceRecord.seenActive(NOW.minusSeconds(3600), false))
                 .withInstance(id(2), InstanceRecord.seenActive(NOW.minusSeconds(3600), false))
-                .withEvictionRound(NOW.minus(Duration.ofMinutes(10)));
+                .withEvictionRound(NOW.minus(Duration.ofMinutes(10)), 3);
         pool.instances.set(0, new Instance(id(1), node(1), PowerState.STOPPED));
 
         PlanResult result = pool.plan();
@@ -172,7 +172,7 @@ class FixedTargetPlanningTest {
         pool.evictionRounds = 2;
         pool.instance(1, PowerState.STOPPED).instance(2, PowerState.RUNNING);
         pool.state = pool.state.withInstance(id(1), InstanceRecord.seenActive(NOW.minusSeconds(3600), false))
-                .withEvictionRound(NOW.minus(Duration.ofHours(2)));
+                .withEvictionRound(NOW.minus(Duration.ofHours(2)), 3);
         PlanResult result = pool.plan();
         assertFalse(result.state().inBackoff(NOW));
         assertEquals(List.of(id(1)), started(result.plan()));
@@ -185,5 +185,35 @@ class FixedTargetPlanningTest {
         PlanResult result = pool.plan();
         assertTrue(result.plan().stops().isEmpty(), "no boot timeout where no node can ever report");
         assertFalse(result.state().instance(id(1)).orElseThrow().booting());
+    }
+
+    @Test
+    void anUnknownTargetStopsNoDrainedNodeEither() {
+        PoolStateBuilder pool = new PoolStateBuilder().fixed(0, "lazy").freeNode(1, NOW.minusSeconds(600))
+                .drain(1, NOW.minusSeconds(300));
+        pool.replaceVm(1, vm(1, NodeJobStatus.Free, 0, List.of(), true, false, NOW.minusSeconds(600),
+                NOW.minusSeconds(300)));
+        pool.target = TargetReading.unknown("tag", "ARM answered 503");
+        Plan plan = pool.plan().plan();
+        assertTrue(plan.stops().isEmpty(), "the count may have been raised: a drained node is not stopped on it");
+    }
+
+    @Test
+    void busyNodesAreNotDrainedForASurplusThatBootingInstancesWillMakeUp() {
+        PoolStateBuilder pool = new PoolStateBuilder().fixed(2, "lazy").busyNode(1, 16, "j1").busyNode(2, 16, "j2")
+                .instance(3, PowerState.STARTING).instance(4, PowerState.STARTING);
+        Plan plan = pool.plan().plan();
+        assertTrue(plan.drains().isEmpty(), "the two booting instances are the surplus, drained once idle");
+    }
+
+    @Test
+    void aPoolWithNodeDocumentsButNoAgentHeartbeatIsStaleNotAgentless() {
+        PoolStateBuilder pool = new PoolStateBuilder().fixed(0, "idle-first").freeNode(1, NOW.minusSeconds(600))
+                .instance(2, PowerState.STARTING);
+        pool.agentReadAt = null;
+        pool.booting(2, NOW.minusSeconds(60));
+        Plan plan = pool.plan().plan();
+        assertTrue(plan.stops().isEmpty() && plan.drains().isEmpty(), "its nodes' jobs are unknown, not absent");
+        assertTrue(plan.notes().stream().anyMatch(n -> n.kind() == EventKind.STALE));
     }
 }

@@ -2,11 +2,13 @@ package io.hpcscale.scaler.plan;
 
 import static io.hpcscale.scaler.plan.PoolStateBuilder.NOW;
 import static io.hpcscale.scaler.plan.PoolStateBuilder.id;
+import static io.hpcscale.scaler.plan.PoolStateBuilder.node;
+import static io.hpcscale.scaler.plan.PoolStateBuilder.vm;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hpcscale.common.model.NodeJobStatus;
 import io.hpcscale.common.model.RemovalRecord;
 import io.hpcscale.scaler.cloud.PowerState;
 import io.hpcscale.scaler.removal.Delivery;
@@ -32,33 +34,63 @@ class RemovalPlanningTest {
         return pool;
     }
 
+    private static List<String> removed(Plan plan) {
+        return plan.removals().stream().map(r -> r.instance().id()).toList();
+    }
+
     @Test
-    void deletesTheInstanceAndLowersAFixedCountByOne() {
+    void aRequestIsTakenOnAndItsInstanceCountsForNothingFromThen() {
         PoolStateBuilder pool = fixedAgentless(3).instance(1, PowerState.RUNNING).instance(2, PowerState.RUNNING)
-                .instance(3, PowerState.RUNNING);
+                .instance(3, PowerState.RUNNING).stopped(1);
         pool.removals.add(asks(2, "m1"));
         Plan plan = pool.plan().plan();
-        assertEquals(List.of(id(2)), plan.removals().stream().map(r -> r.instance().id()).toList());
-        assertEquals(2, plan.removals().get(0).targetAfter());
-        assertTrue(plan.starts().isEmpty() && plan.create() == null, "the removed instance is not replaced");
+        assertEquals(List.of(id(2)), plan.acceptances().stream().map(Plan.Acceptance::instance).toList());
+        assertTrue(plan.starts().isEmpty() && plan.create() == null, "the count is one lower: nothing replaces it");
     }
 
     @Test
-    void twoRemovalsInOneCycleLowerTheCountByTwo() {
-        PoolStateBuilder pool = fixedAgentless(3).instance(1, PowerState.RUNNING).instance(2, PowerState.RUNNING)
+    void aRemovalTakenOnIsDeletedAtOnceWhereNoAgentReportsTheNode() {
+        PoolStateBuilder pool = fixedAgentless(2).instance(1, PowerState.RUNNING).instance(2, PowerState.RUNNING)
                 .instance(3, PowerState.RUNNING);
-        pool.removals.addAll(List.of(asks(1, "m1"), asks(3, "m3")));
+        pool.state = pool.state.withRemoval(id(2), RemovalRecord.accepted(NOW.minusSeconds(60), "node2", true)
+                .lowering(3, 2).asLowered());
         Plan plan = pool.plan().plan();
-        assertEquals(List.of(2, 1), plan.removals().stream().map(Plan.Removal::targetAfter).toList());
+        assertEquals(List.of(id(2)), removed(plan));
+        assertTrue(plan.drains().isEmpty() && plan.starts().isEmpty() && plan.stops().isEmpty());
     }
 
     @Test
-    void aSecondDeliveryOfADoneRemovalOnlyAnswersTheMessage() {
+    void aReportedNodeIsDrainedFirstAndDeletedOnlyOnceTheHandshakeIsComplete() {
+        PoolStateBuilder pool = new PoolStateBuilder().fixed(1, "lazy").freeNode(1, NOW.minusSeconds(60))
+                .freeNode(2, NOW.minusSeconds(60));
+        pool.state = pool.state.withRemoval(id(1), RemovalRecord.accepted(NOW.minusSeconds(60), "node1", true)
+                .lowering(2, 1).asLowered());
+        Plan first = pool.plan().plan();
+        assertTrue(first.removals().isEmpty(), "a Free flag alone is not enough: a job may have landed since");
+        assertEquals(List.of(node(1)), first.drains().stream().map(Plan.DrainRequest::node).toList());
+
+        pool.drain(1, NOW.minusSeconds(30));
+        pool.replaceVm(1, vm(1, NodeJobStatus.Busy, 16, List.of("frame-9"), true, false, NOW, NOW.minusSeconds(30)));
+        Plan busy = pool.plan().plan();
+        assertTrue(busy.removals().isEmpty());
+        assertTrue(busy.stops().isEmpty(), "nor stopped as an ordinary drained node");
+        assertTrue(busy.notes().stream().anyMatch(n -> n.kind() == EventKind.REMOVAL_WAITS
+                && n.message().contains("frame-9")));
+
+        pool.replaceVm(1, vm(1, NodeJobStatus.Free, 0, List.of(), true, false, NOW, NOW.minusSeconds(30)));
+        Plan drained = pool.plan().plan();
+        assertEquals(List.of(id(1)), removed(drained));
+        assertTrue(drained.stops().isEmpty(), "deleted once, not also deallocated as drained");
+    }
+
+    @Test
+    void aSecondDeliveryOfARequestTakenOnOnlyAnswersTheMessage() {
         PoolStateBuilder pool = fixedAgentless(2).instance(1, PowerState.RUNNING).instance(3, PowerState.RUNNING);
-        pool.state = pool.state.withRemoval(id(2), new RemovalRecord(NOW.minusSeconds(300), 2, true), NOW);
+        pool.state = pool.state.withRemoval(id(2), RemovalRecord.accepted(NOW.minusSeconds(300), "node2", true)
+                .asLowered());
         pool.removals.add(asks(2, "m1-again"));
         Plan plan = pool.plan().plan();
-        assertTrue(plan.removals().isEmpty());
+        assertTrue(plan.acceptances().isEmpty());
         assertEquals(EventKind.REMOVAL_DUPLICATE, plan.removalAnswers().get(0).kind());
         assertFalse(plan.removalAnswers().get(0).setAside(), "deleted, not set aside");
     }
@@ -68,47 +100,42 @@ class RemovalPlanningTest {
         PoolStateBuilder pool = fixedAgentless(1).instance(1, PowerState.RUNNING);
         pool.removals.add(asks(9, "m9"));
         Plan plan = pool.plan().plan();
-        assertTrue(plan.removals().isEmpty());
+        assertTrue(plan.acceptances().isEmpty());
         assertTrue(plan.removalAnswers().get(0).setAside());
     }
 
     @Test
-    void aNodeRunningAJobIsNotRemovedAndItsMessageComesBack() {
-        PoolStateBuilder pool = new PoolStateBuilder().fixed(2, "lazy").busyNode(1, 16, "frame-7")
+    void aStaleAgentMakesATakenOnRemovalWait() {
+        PoolStateBuilder pool = new PoolStateBuilder().fixed(2, "lazy").freeNode(1, NOW.minusSeconds(60))
                 .freeNode(2, NOW.minusSeconds(60));
-        pool.removals.add(asks(1, "m1"));
+        pool.agentReadAt = NOW.minusSeconds(3600);
+        pool.state = pool.state.withRemoval(id(1), RemovalRecord.accepted(NOW.minusSeconds(60), "node1", true));
         Plan plan = pool.plan().plan();
-        assertTrue(plan.removals().isEmpty());
-        assertTrue(plan.removalAnswers().isEmpty(), "neither deleted nor set aside: it is delivered again");
-        assertTrue(plan.notes().stream().anyMatch(n -> n.kind() == EventKind.REMOVAL_WAITS
-                && n.message().contains("frame-7")));
+        assertTrue(plan.removals().isEmpty() && plan.drains().isEmpty());
+        assertTrue(plan.notes().stream().anyMatch(n -> n.kind() == EventKind.REMOVAL_WAITS));
     }
 
     @Test
-    void aCountThatCannotBeReadMakesTheRemovalWait() {
-        PoolStateBuilder pool = fixedAgentless(2).instance(1, PowerState.RUNNING);
-        pool.target = TargetReading.unknown("tag", "ARM answered 503");
-        pool.removals.add(asks(1, "m1"));
-        Plan plan = pool.plan().plan();
-        assertTrue(plan.removals().isEmpty());
-        assertTrue(plan.removalAnswers().isEmpty());
-    }
-
-    @Test
-    void aRemovalWhoseCountIsNotWrittenYetHoldsTheCountDown() {
+    void aCountNotYetLoweredForARemovalIsHeldDownButACountSetSinceStands() {
         PoolStateBuilder pool = fixedAgentless(3).instance(1, PowerState.RUNNING).instance(3, PowerState.RUNNING)
-                .stopped(1);
-        pool.state = pool.state.withRemoval(id(2), new RemovalRecord(NOW.minusSeconds(30), 2, false), NOW);
-        Plan plan = pool.plan().plan();
-        assertTrue(plan.starts().isEmpty(), "the count read (3) is one the removal has not lowered yet");
+                .instance(4, PowerState.STOPPED);
+        pool.state = pool.state.withRemoval(id(2), RemovalRecord.accepted(NOW.minusSeconds(30), "node2", true));
+        assertTrue(pool.plan().plan().starts().isEmpty(), "the count read (3) does not reflect the removal yet");
+
+        pool.state = pool.state.withRemoval(id(2), RemovalRecord.accepted(NOW.minusSeconds(30), "node2", true)
+                .lowering(3, 2));
+        pool.target = TargetReading.of(5, "tag");
+        assertEquals(List.of(id(4)), pool.plan().plan().starts().stream().map(st -> st.instance().id()).toList(),
+                "5 was set since the removal read 3: it stands");
     }
 
     @Test
-    void aDemandPoolDeletesTheInstanceWithNoCountToLower() {
-        PoolStateBuilder pool = new PoolStateBuilder().freeNode(1, NOW.minusSeconds(30));
-        pool.removals.add(asks(1, "m1"));
+    void aLeavingInstanceIsNeverStartedAgainForDemand() {
+        PoolStateBuilder pool = new PoolStateBuilder().stopped(2);
+        pool.queued("job", 16);
+        pool.state = pool.state.withRemoval(id(1), RemovalRecord.accepted(NOW.minusSeconds(30), "node1", false));
         Plan plan = pool.plan().plan();
-        assertEquals(1, plan.removals().size());
-        assertNull(plan.removals().get(0).targetAfter());
+        assertEquals(List.of(id(2)), plan.starts().stream().map(s -> s.instance().id()).toList());
+        assertEquals(List.of(id(1)), removed(plan), "a stopped instance is deleted at once");
     }
 }

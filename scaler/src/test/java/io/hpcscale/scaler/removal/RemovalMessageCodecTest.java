@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Base64;
+import java.util.Locale;
 import org.junit.jupiter.api.Test;
 
 class RemovalMessageCodecTest {
@@ -46,7 +47,7 @@ class RemovalMessageCodecTest {
                 + "\"rg-render\",\"scaleSet\":\"render\""), body);
         assertTrue(read.vm().uniform());
         assertEquals("render_3", read.vmName());
-        assertEquals("3", read.instanceId());
+        assertEquals("3", read.vm().name());
         assertEquals("rg-render", read.resourceGroup());
     }
 
@@ -62,7 +63,7 @@ class RemovalMessageCodecTest {
         assertNull(read.vm().scaleSet());
         assertEquals("render-flex", read.scaleSet());
         assertEquals("render-flex_4f3c2a1b", read.vmName());
-        assertEquals("render-flex_4f3c2a1b", read.instanceId());
+        assertEquals("render-flex_4f3c2a1b", read.vm().name());
         assertFalse(codec.encode(flexible).contains("computerName"), "fields not known are left out");
     }
 
@@ -83,7 +84,8 @@ class RemovalMessageCodecTest {
                         "\"scaleSet\":\"RENDER\""));
 
         assertEquals("rg-render", read.resourceGroup());
-        assertEquals(VmResourceId.parse(UNIFORM_ID).key(), read.vm().key());
+        assertEquals(VmResourceId.parse(UNIFORM_ID).id().toLowerCase(Locale.ROOT),
+                read.vm().id().toLowerCase(Locale.ROOT));
     }
 
     @Test

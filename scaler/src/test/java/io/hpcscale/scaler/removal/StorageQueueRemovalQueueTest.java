@@ -22,6 +22,7 @@ import io.hpcscale.common.config.Component;
 import io.hpcscale.common.config.ConfigCatalog;
 import io.hpcscale.common.config.ConfigException;
 import io.hpcscale.common.config.ConfigLoader;
+import io.hpcscale.common.config.Settings;
 import io.hpcscale.common.testing.AzuriteTestServer;
 import io.hpcscale.common.testing.TestCertificate;
 import io.hpcscale.scaler.removal.RemovalQueueException.Failure;
@@ -71,8 +72,8 @@ class StorageQueueRemovalQueueTest {
         for (int i = 0; i < more.length; i += 2) {
             values.put(more[i], more[i + 1]);
         }
-        return StorageQueueRemovalQueue.fromSettings(new ConfigLoader(ConfigCatalog.standard()).fromMap(values,
-                Component.SCALER), clock).orElseThrow();
+        Settings settings = new ConfigLoader(ConfigCatalog.standard()).fromMap(values, Component.SCALER);
+        return StorageQueueRemovalQueue.open(RemovalQueueSettings.from(settings).orElseThrow(), settings, clock);
     }
 
     private StorageQueueRemovalQueue removals(String... more) throws IOException {
