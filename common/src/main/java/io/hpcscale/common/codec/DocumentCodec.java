@@ -329,6 +329,8 @@ public final class DocumentCodec {
         json.put(Fields.EVICTIONS, state.evictions());
         ArrayNode rounds = json.putArray(Fields.EVICTION_ROUNDS);
         state.evictionRounds().forEach(at -> rounds.add(at.toString()));
+        ObjectNode sealed = json.putObject(Fields.SEALED_SCALE_SETS);
+        state.sealedScaleSets().forEach(sealed::put);
         ObjectNode removals = json.putObject(Fields.REMOVALS);
         state.removals().forEach((id, removal) -> {
             ObjectNode r = removals.putObject(id);
@@ -410,7 +412,7 @@ public final class DocumentCodec {
                 fields.intNumber(Fields.CONSECUTIVE_BOOT_FAILURES, 0), fields.instant(Fields.BACKOFF_UNTIL),
                 fields.optionalText(Fields.BACKOFF_REASON), fields.instant(Fields.THROTTLED_UNTIL), pendingCreate,
                 lastAction, fields.number(Fields.EVICTIONS, 0), fields.instantList(Fields.EVICTION_ROUNDS),
-                decodeRemovals(fields));
+                decodeRemovals(fields), decodeSealed(fields));
     }
 
     private static SortedMap<String, RemovalRecord> decodeRemovals(FieldReader state) {
@@ -431,6 +433,19 @@ public final class DocumentCodec {
                     optionalInteger(r, Fields.COUNT_TO)));
         }
         return removals;
+    }
+
+    private static SortedMap<String, String> decodeSealed(FieldReader state) {
+        SortedMap<String, String> sealed = new TreeMap<>();
+        JsonNode byName = state.node(Fields.SEALED_SCALE_SETS);
+        if (byName == null || byName.isNull()) {
+            return sealed;
+        }
+        if (!byName.isObject()) {
+            throw state.fail(Fields.SEALED_SCALE_SETS, "is not an object of sealed scale sets by name");
+        }
+        byName.fields().forEachRemaining(e -> sealed.put(e.getKey(), e.getValue().asText()));
+        return sealed;
     }
 
     private static void putInteger(ObjectNode json, String field, Integer value) {

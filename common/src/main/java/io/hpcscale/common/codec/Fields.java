@@ -64,6 +64,7 @@ final class Fields {
     static final String EVICTION_ROUNDS = "EvictionRounds";
     static final String TARGET = "Target";
     static final String REMOVALS = "Removals";
+    static final String SEALED_SCALE_SETS = "SealedScaleSets";
     static final String REQUESTED_BY = "RequestedBy";
     static final String COUNT_FROM = "CountFrom";
     static final String COUNT_TO = "CountTo";

@@ -346,6 +346,18 @@ public final class ConfigCatalog {
                         + "drained ones by id (stopAction = delete), never by lowering the capacity, which would "
                         + "let Azure choose.")
                 .build());
+        keys.add(key("pool.<name>.azure.vmsPerScaleSet", ValueKind.INTEGER, "0", Set.of(SCALER)).minimum(0)
+                .describe("azure provider, with allowCreate: 0 keeps the pool to its scale set. More spreads it over "
+                        + "its scale set (the template) and scale sets made from it, each grown to at most this many "
+                        + "instances (smaller scale sets boot faster). A scale set that stops growing (a capacity "
+                        + "error, or the capacity asked not reached within sealAfter) is sealed, and a new one is made "
+                        + "from the template's model (<scaleSet>-2, -3, ...) for the rest; sealed scale sets that "
+                        + "empty are deleted.")
+                .build());
+        keys.add(key("pool.<name>.azure.sealAfter", ValueKind.DURATION, "15m", Set.of(SCALER)).minimumMillis(1000)
+                .describe("azure provider, vmsPerScaleSet > 0: a scale set asked to grow that has not reached the "
+                        + "capacity asked within this is sealed.")
+                .build());
         keys.add(key("pool.<name>.azure.nodeName", ValueKind.STRING, "computerName", Set.of(SCALER))
                 .describe("azure provider: how an instance's scheduler node is named: computerName (the OS host "
                         + "name; Uniform: the prefix and six base-36 digits, e.g. pinta007y000001), vmName, "

@@ -30,6 +30,8 @@ import java.util.TreeMap;
  * @param removals                instances removed at a node's request, by instance id, kept for
  *                                {@link #REMOVALS_KEPT_FOR} after the request so a message delivered twice is
  *                                carried out once
+ * @param sealedScaleSets         for a pool spread over several scale sets, those sealed (no growth asked of them
+ *                                again), each with when and why
  */
 public record ScalerStateDocument(
         String poolName,
@@ -42,7 +44,8 @@ public record ScalerStateDocument(
         LastAction lastAction,
         long evictions,
         List<Instant> evictionRounds,
-        SortedMap<String, RemovalRecord> removals) implements ClusterLoadDocument {
+        SortedMap<String, RemovalRecord> removals,
+        SortedMap<String, String> sealedScaleSets) implements ClusterLoadDocument {
 
     /** A create written down before the call: instances found active that no record explains are attributed to it. */
     public record PendingCreate(int count, Instant at, String reason) {
@@ -57,10 +60,12 @@ public record ScalerStateDocument(
         instances = Collections.unmodifiableSortedMap(new TreeMap<>(instances));
         evictionRounds = evictionRounds == null ? List.of() : List.copyOf(evictionRounds);
         removals = Collections.unmodifiableSortedMap(removals == null ? new TreeMap<>() : new TreeMap<>(removals));
+        sealedScaleSets = Collections.unmodifiableSortedMap(sealedScaleSets == null ? new TreeMap<>()
+                : new TreeMap<>(sealedScaleSets));
     }
 
     public static ScalerStateDocument empty(String poolName) {
-        return new ScalerStateDocument(poolName, new TreeMap<>(), 0, null, null, null, null, null, 0, List.of(), new TreeMap<>());
+        return new ScalerStateDocument(poolName, new TreeMap<>(), 0, null, null, null, null, null, 0, List.of(), new TreeMap<>(), new TreeMap<>());
     }
 
     public static String idFor(String poolName) {
@@ -99,20 +104,20 @@ public record ScalerStateDocument(
         SortedMap<String, InstanceRecord> changed = new TreeMap<>(instances);
         changed.put(instanceId, record);
         return new ScalerStateDocument(poolName, changed, consecutiveBootFailures, backoffUntil, backoffReason,
-                throttledUntil, pendingCreate, lastAction, evictions, evictionRounds, removals);
+                throttledUntil, pendingCreate, lastAction, evictions, evictionRounds, removals, sealedScaleSets);
     }
 
     /** All instance records at once: one copy, where a record at a time would copy the map each time. */
     public ScalerStateDocument withInstances(SortedMap<String, InstanceRecord> records) {
         return new ScalerStateDocument(poolName, records, consecutiveBootFailures, backoffUntil, backoffReason,
-                throttledUntil, pendingCreate, lastAction, evictions, evictionRounds, removals);
+                throttledUntil, pendingCreate, lastAction, evictions, evictionRounds, removals, sealedScaleSets);
     }
 
     public ScalerStateDocument withoutInstance(String instanceId) {
         SortedMap<String, InstanceRecord> changed = new TreeMap<>(instances);
         changed.remove(instanceId);
         return new ScalerStateDocument(poolName, changed, consecutiveBootFailures, backoffUntil, backoffReason,
-                throttledUntil, pendingCreate, lastAction, evictions, evictionRounds, removals);
+                throttledUntil, pendingCreate, lastAction, evictions, evictionRounds, removals, sealedScaleSets);
     }
 
     /** Forgets instances the cloud no longer has. */
@@ -120,39 +125,39 @@ public record ScalerStateDocument(
         SortedMap<String, InstanceRecord> kept = new TreeMap<>(instances);
         kept.keySet().retainAll(instanceIds);
         return new ScalerStateDocument(poolName, kept, consecutiveBootFailures, backoffUntil, backoffReason,
-                throttledUntil, pendingCreate, lastAction, evictions, evictionRounds, removals);
+                throttledUntil, pendingCreate, lastAction, evictions, evictionRounds, removals, sealedScaleSets);
     }
 
     public ScalerStateDocument withBootFailures(int failures) {
         return new ScalerStateDocument(poolName, instances, failures, backoffUntil, backoffReason, throttledUntil,
-                pendingCreate, lastAction, evictions, evictionRounds, removals);
+                pendingCreate, lastAction, evictions, evictionRounds, removals, sealedScaleSets);
     }
 
     /** Starts nothing until {@code until}; the count of failed boots begins again. */
     public ScalerStateDocument backoff(Instant until, String reason) {
         return new ScalerStateDocument(poolName, instances, 0, until, reason, throttledUntil, pendingCreate,
-                lastAction, evictions, evictionRounds, removals);
+                lastAction, evictions, evictionRounds, removals, sealedScaleSets);
     }
 
     public ScalerStateDocument throttle(Instant until) {
         return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
-                until, pendingCreate, lastAction, evictions, evictionRounds, removals);
+                until, pendingCreate, lastAction, evictions, evictionRounds, removals, sealedScaleSets);
     }
 
     public ScalerStateDocument withPendingCreate(PendingCreate pending) {
         return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
-                throttledUntil, pending, lastAction, evictions, evictionRounds, removals);
+                throttledUntil, pending, lastAction, evictions, evictionRounds, removals, sealedScaleSets);
     }
 
     public ScalerStateDocument withLastAction(LastAction action) {
         return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
-                throttledUntil, pendingCreate, action, evictions, evictionRounds, removals);
+                throttledUntil, pendingCreate, action, evictions, evictionRounds, removals, sealedScaleSets);
     }
 
     /** One more instance the cloud took back. */
     public ScalerStateDocument withEviction() {
         return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
-                throttledUntil, pendingCreate, lastAction, evictions + 1, evictionRounds, removals);
+                throttledUntil, pendingCreate, lastAction, evictions + 1, evictionRounds, removals, sealedScaleSets);
     }
 
     /** A cycle that found evictions; only the most recent {@code keep} rounds are kept. */
@@ -163,7 +168,7 @@ public record ScalerStateDocument(
             rounds = rounds.subList(rounds.size() - keep, rounds.size());
         }
         return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
-                throttledUntil, pendingCreate, lastAction, evictions, rounds, removals);
+                throttledUntil, pendingCreate, lastAction, evictions, rounds, removals, sealedScaleSets);
     }
 
     /** How many cycles that found evictions fall at or after {@code since}. */
@@ -176,7 +181,7 @@ public record ScalerStateDocument(
         SortedMap<String, RemovalRecord> changed = new TreeMap<>(removals);
         changed.put(instanceId, record);
         return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
-                throttledUntil, pendingCreate, lastAction, evictions, evictionRounds, changed);
+                throttledUntil, pendingCreate, lastAction, evictions, evictionRounds, changed, sealedScaleSets);
     }
 
     /** A fixed pool's count as read, less the removals taken on that it does not reflect yet. */
@@ -193,10 +198,26 @@ public record ScalerStateDocument(
         SortedMap<String, RemovalRecord> kept = new TreeMap<>(removals);
         kept.values().removeIf(r -> r.at().plus(REMOVALS_KEPT_FOR).isBefore(now));
         return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
-                throttledUntil, pendingCreate, lastAction, evictions, evictionRounds, kept);
+                throttledUntil, pendingCreate, lastAction, evictions, evictionRounds, kept, sealedScaleSets);
     }
 
     public Optional<RemovalRecord> removal(String instanceId) {
         return Optional.ofNullable(removals.get(instanceId));
+    }
+
+    /** A scale set of the pool sealed: no growth is asked of it again. */
+    public ScalerStateDocument withSealed(String scaleSet, String when) {
+        SortedMap<String, String> sealed = new TreeMap<>(sealedScaleSets);
+        sealed.put(scaleSet, when);
+        return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
+                throttledUntil, pendingCreate, lastAction, evictions, evictionRounds, removals, sealed);
+    }
+
+    /** A sealed scale set deleted once empty: nothing is left to remember. */
+    public ScalerStateDocument withoutSealed(String scaleSet) {
+        SortedMap<String, String> sealed = new TreeMap<>(sealedScaleSets);
+        sealed.remove(scaleSet);
+        return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
+                throttledUntil, pendingCreate, lastAction, evictions, evictionRounds, removals, sealed);
     }
 }

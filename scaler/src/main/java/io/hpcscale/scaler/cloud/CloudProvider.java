@@ -49,6 +49,16 @@ public interface CloudProvider {
         return false;
     }
 
+    /**
+     * Housekeeping after a cycle's actions: a pool spread over several scale sets deletes the sealed ones that
+     * have emptied.
+     *
+     * @return what was done, one sentence each, for events
+     */
+    default List<String> tidy() throws CloudException, InterruptedException {
+        return List.of();
+    }
+
     /** Whether {@link #create} can add instances when no stopped one is left to start. */
     boolean canCreate();
 

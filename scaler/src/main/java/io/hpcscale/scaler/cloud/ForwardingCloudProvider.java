@@ -31,6 +31,11 @@ public abstract class ForwardingCloudProvider implements CloudProvider {
     }
 
     @Override
+    public List<String> tidy() throws CloudException, InterruptedException {
+        return delegate.tidy();
+    }
+
+    @Override
     public boolean manages(String resourceGroup, String scaleSet) {
         return delegate.manages(resourceGroup, scaleSet);
     }

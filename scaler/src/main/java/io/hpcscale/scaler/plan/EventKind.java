@@ -19,6 +19,10 @@ public enum EventKind {
     REMOVE("remove", true),
     /** A node's removal request taken on: recorded, its message deleted. */
     REMOVAL_ACCEPTED("removal-accepted", true),
+    /** A scale set of a pool spread over several stopped growing: no growth is asked of it again. */
+    SEALED("sealed", true),
+    /** Housekeeping of the provider: a sealed scale set's stopped instances, or the emptied set, deleted. */
+    TIDY("tidy", true),
     /** A fixed pool's count lowered for a removal. */
     TARGET_LOWERED("target-lowered", true),
     /** A removal message delivered again for a removal taken on already: deleted, nothing done twice. */

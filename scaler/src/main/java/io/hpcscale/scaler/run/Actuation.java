@@ -118,6 +118,7 @@ final class Actuation {
         stop(stops);
         start();
         create();
+        tidy();
         commit();
         markDrainsChanged();
         return recorded;
@@ -515,11 +516,31 @@ final class Actuation {
             event(EventKind.CREATE, result.created().stream().map(Instance::id).toList(), create.reason(),
                     Outcome.OK);
         }
+        for (CreateResult.Sealing sealing : result.sealed()) {
+            state = state.withSealed(sealing.scaleSet(), now + ": " + sealing.reason());
+            event(EventKind.SEALED, List.of(sealing.scaleSet()), sealing.reason() + "; no more growth is asked of "
+                    + "it", Outcome.OK);
+        }
         if (result.failure() != null) {
             noteThrottle(result.failure());
             noteCapacity(result.failure());
             event(EventKind.CREATE, List.of(), (create.count() - result.created().size()) + " instances: "
                     + create.reason(), Outcome.failed(result.failure().getMessage()));
+        }
+    }
+
+    /** The provider's housekeeping (sealed scale sets emptied and deleted), each step an event. */
+    private void tidy() throws InterruptedException {
+        if (throttled || !context.gate().open()) {
+            return;
+        }
+        try {
+            for (String done : pool.provider().tidy()) {
+                event(EventKind.TIDY, List.of(), done, Outcome.OK);
+            }
+        } catch (CloudException e) {
+            noteThrottle(e);
+            event(EventKind.TIDY, List.of(), "tidying " + pool.provider().describe(), Outcome.failed(e.getMessage()));
         }
     }
 

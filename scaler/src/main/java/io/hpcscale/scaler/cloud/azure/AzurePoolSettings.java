@@ -2,6 +2,7 @@ package io.hpcscale.scaler.cloud.azure;
 
 import io.hpcscale.common.config.ConfigException;
 import io.hpcscale.common.config.PoolSettings;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -9,10 +10,13 @@ import java.util.Optional;
 /**
  * One azure pool's scale set and how its instances' nodes are named.
  *
- * @param targetTag the resource-group tag holding the pool's count when it has {@code target = fixed}, else null
+ * @param targetTag      the resource-group tag holding the pool's count when it has {@code target = fixed}, else null
+ * @param vmsPerScaleSet 0 for a pool of one scale set; else the pool spans its scale set (the template) and scale
+ *                       sets made from it, each grown to at most this many instances
+ * @param sealAfter      a scale set asked to grow that has not reached the capacity asked within this is sealed
  */
 public record AzurePoolSettings(String pool, String subscriptionId, String resourceGroup, String scaleSet,
-        boolean allowCreate, NodeNaming nodeNaming, String targetTag) {
+        boolean allowCreate, NodeNaming nodeNaming, String targetTag, int vmsPerScaleSet, Duration sealAfter) {
 
     /** @throws ConfigException naming every setting the pool lacks or cannot use */
     public static AzurePoolSettings from(PoolSettings pool, AzureSettings azure) {
@@ -34,12 +38,24 @@ public record AzurePoolSettings(String pool, String subscriptionId, String resou
         } catch (IllegalArgumentException e) {
             problems.add(pool.key("azure.nodeName") + "=" + pool.string("azure.nodeName") + ": " + e.getMessage());
         }
+        if (pool.intValue("azure.vmsPerScaleSet") > 0 && !pool.bool("azure.allowCreate")) {
+            problems.add(pool.key("azure.vmsPerScaleSet") + " = " + pool.intValue("azure.vmsPerScaleSet") + " needs "
+                    + pool.key("azure.allowCreate") + " = true: a pool spans several scale sets by growing them and "
+                    + "making new ones");
+        }
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);
         }
         return new AzurePoolSettings(pool.name(), subscription.get(), pool.string("azure.resourceGroup"),
                 pool.string("azure.scaleSet"), pool.bool("azure.allowCreate"), naming,
-                "fixed".equals(pool.string("target")) ? pool.string("targetTag") : null);
+                "fixed".equals(pool.string("target")) ? pool.string("targetTag") : null,
+                pool.intValue("azure.vmsPerScaleSet"), pool.duration("azure.sealAfter"));
+    }
+
+    /** The same pool's settings for another of its scale sets. */
+    AzurePoolSettings withScaleSet(String name) {
+        return new AzurePoolSettings(pool, subscriptionId, resourceGroup, name, allowCreate, nodeNaming, targetTag,
+                vmsPerScaleSet, sealAfter);
     }
 
     /** For messages: "scale set vmss-hb in resource group rg-hpc". */

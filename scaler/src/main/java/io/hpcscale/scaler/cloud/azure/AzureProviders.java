@@ -4,6 +4,7 @@ import io.hpcscale.common.config.PoolSettings;
 import io.hpcscale.scaler.cloud.CallGate;
 import io.hpcscale.scaler.cloud.CloudProvider;
 import io.hpcscale.scaler.fixed.TargetSource;
+import java.time.Clock;
 
 /**
  * Makes the providers of azure pools; they share one set of clients (one credential, one token, one HTTP client)
@@ -22,7 +23,10 @@ public final class AzureProviders {
 
     /** @throws io.hpcscale.common.config.ConfigException naming every setting the pool lacks or cannot use */
     public CloudProvider forPool(PoolSettings pool) {
-        return new AzureScaleSetProvider(clients, sizes, AzurePoolSettings.from(pool, clients.settings()), gate);
+        AzurePoolSettings settings = AzurePoolSettings.from(pool, clients.settings());
+        return settings.vmsPerScaleSet() > 0
+                ? new SpanningScaleSetProvider(clients, sizes, settings, gate, Clock.systemUTC())
+                : new AzureScaleSetProvider(clients, sizes, settings, gate);
     }
 
     /** Where a fixed pool's count lives: the tag {@code pool.<name>.targetTag} of its resource group. */

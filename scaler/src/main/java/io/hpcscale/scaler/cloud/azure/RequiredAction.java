@@ -40,6 +40,11 @@ record RequiredAction(String action, boolean onResourceGroup, String purpose) {
                 case DELETE -> "delete/action";
             }, false, stopPurpose));
         }
+        if (pool.vmsPerScaleSet() > 0) {
+            actions.add(new RequiredAction(SCALE_SET + "delete", false, "to delete a sealed scale set once empty ("
+                    + p + "azure.vmsPerScaleSet); the role in docs/security.md leaves it out: add it"));
+            actions.add(new RequiredAction("Microsoft.Resources/tags/write", false, "to seal a scale set with a tag"));
+        }
         if (pool.targetTag() != null) {
             actions.add(new RequiredAction("Microsoft.Resources/tags/read", true, "to read the pool's count from the "
                     + "resource group's tag " + pool.targetTag() + " (" + p + "target = fixed)"));

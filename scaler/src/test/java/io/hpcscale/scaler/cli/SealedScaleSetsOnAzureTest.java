@@ -1,0 +1,135 @@
+package io.hpcscale.scaler.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hpcscale.common.model.DocumentKey;
+import io.hpcscale.common.model.ScalerStateDocument;
+import io.hpcscale.common.store.DocumentStore;
+import io.hpcscale.common.store.SqliteClusterLoadStore;
+import io.hpcscale.scaler.cloud.azure.FakeArmServer;
+import io.hpcscale.scaler.cloud.azure.fake.FakeArm;
+import io.hpcscale.scaler.cloud.azure.fake.Fault;
+import io.hpcscale.scaler.cloud.azure.fake.Instance;
+import io.hpcscale.scaler.cloud.azure.fake.PowerState;
+import io.hpcscale.scaler.cloud.azure.fake.RequestKind;
+import io.hpcscale.scaler.cloud.azure.fake.ScaleSet;
+import io.hpcscale.scaler.cloud.azure.fake.ScaleSetSpec;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * A fixed pool spread over several scale sets, through the real CLI against the fake Resource Manager (every
+ * {@code once} a new scaler process on one store): the template fills up, a new scale set is made from its model, a
+ * scale set refused for capacity is sealed and another made for the rest, the seal survives a restart, and a sealed
+ * scale set that empties is deleted.
+ */
+@ExtendWith(FakeArmServer.class)
+class SealedScaleSetsOnAzureTest {
+    private static final String RG = "rg-seal";
+
+    @TempDir
+    Path dir;
+
+    private final FakeArm arm = FakeArmServer.arm();
+
+    private String once(Path config) {
+        CommandLine commandLine = ScalerMain.commandLine();
+        StringWriter out = new StringWriter();
+        commandLine.setOut(new PrintWriter(out));
+        commandLine.setErr(new PrintWriter(out));
+        int code = commandLine.execute("once", "--config", config.toString());
+        assertEquals(0, code, out.toString());
+        return out.toString();
+    }
+
+    private void count(int n) {
+        arm.state().resourceGroup(RG).orElseThrow().tags().put("TOTAL_NODES", Integer.toString(n));
+    }
+
+    private ScaleSet set(String name) {
+        return arm.state().scaleSet(RG, name).orElseThrow();
+    }
+
+    private long active(String name) {
+        return arm.state().scaleSet(RG, name).map(s -> s.instances().stream().map(Instance::powerState)
+                .filter(p -> p == PowerState.RUNNING || p == PowerState.STARTING).count()).orElse(0L);
+    }
+
+    private long requests(RequestKind kind, String scaleSet) {
+        return arm.log().entries(kind).stream()
+                .filter(e -> e.path().contains("/resourceGroups/" + RG + "/") && e.path().endsWith("/" + scaleSet))
+                .count();
+    }
+
+    private ScalerStateDocument state() {
+        try (SqliteClusterLoadStore store = new SqliteClusterLoadStore(dir.resolve("clusterload.db"),
+                Duration.ofSeconds(5), Clock.systemUTC())) {
+            return new DocumentStore(store).read(new DocumentKey("farm", ScalerStateDocument.idFor("farm")),
+                    ScalerStateDocument.class).orElseThrow().document();
+        }
+    }
+
+    @Test
+    void aScaleSetRefusedForCapacityIsSealedAnotherIsMadeAndAnEmptySealedOneIsDeleted() throws Exception {
+        arm.resourceGroup(RG, "westeurope", Map.of("TOTAL_NODES", "3"));
+        arm.scaleSet(ScaleSetSpec.uniform(RG, "farm").computerNamePrefix("farm").instances(3, PowerState.RUNNING));
+        Path config = dir.resolve("hpcscale.properties");
+        Files.write(config, List.of(
+                "store.sqlite.path = " + dir.resolve("clusterload.db"),
+                "azure.cloud = custom",
+                "azure.resourceManagerEndpoint = " + arm.baseUrl() + "/",
+                "azure.subscriptionId = " + arm.subscriptionId(),
+                "pool.farm.provider = azure",
+                "pool.farm.target = fixed",
+                "pool.farm.max = 20",
+                "pool.farm.azure.allowCreate = true",
+                "pool.farm.azure.vmsPerScaleSet = 3",
+                "pool.farm.azure.resourceGroup = " + RG,
+                "pool.farm.azure.scaleSet = farm"));
+        once(config);
+
+        count(5);
+        String grown = once(config);
+        assertEquals(2, active("farm-2"), "the template is full: a new scale set from its model: " + grown);
+        assertEquals("farm", set("farm-2").model().path("tags").path("hpcscale-pool").asText());
+        assertTrue(set("farm-2").computerNamePrefix().startsWith("farm2"), "its own host names");
+
+        arm.faults().inject("PATCH", "/virtualMachineScaleSets/farm-2$", 1,
+                Fault.operationFails("AllocationFailed"));
+        count(7);
+        String sealed = once(config);
+        assertTrue(set("farm-2").model().path("tags").has("hpcscale-sealed"), sealed);
+        assertTrue(state().sealedScaleSets().containsKey("farm-2"), "recorded in the scaler's state");
+        assertEquals(2, active("farm-3"), "made up the difference: " + sealed);
+        assertEquals(7, active("farm") + active("farm-2") + active("farm-3"));
+
+        count(8);
+        String afterRestart = once(config);
+        assertEquals(1, requests(RequestKind.PATCH_CAPACITY, "farm-2"), "sealed: not grown again: " + afterRestart);
+        assertEquals(3, active("farm-3"));
+
+        for (Instance instance : set("farm-2").instances()) {
+            arm.state().evict(RG, "farm-2", instance.instanceId());
+        }
+        once(config);
+        assertTrue(set("farm-2").instances().isEmpty(), "a sealed scale set's stopped instances are deleted");
+        assertEquals(8, active("farm") + active("farm-3") + active("farm-4"), "replaced in a new scale set");
+
+        String tidied = once(config);
+        assertFalse(arm.state().scaleSet(RG, "farm-2").isPresent(), "the empty sealed scale set is gone: " + tidied);
+        assertEquals(1, requests(RequestKind.DELETE_SCALE_SET, "farm-2"));
+        assertTrue(arm.state().scaleSet(RG, "farm").isPresent(), "never the template");
+    }
+}
