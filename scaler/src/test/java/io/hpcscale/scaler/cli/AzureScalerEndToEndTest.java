@@ -21,8 +21,6 @@ import io.hpcscale.scaler.cloud.azure.fake.PowerState;
 import io.hpcscale.scaler.cloud.azure.fake.RequestKind;
 import io.hpcscale.scaler.cloud.azure.fake.RequestLog;
 import io.hpcscale.scaler.cloud.azure.fake.ScaleSetSpec;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -35,7 +33,6 @@ import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * The scaler as an administrator runs it ({@code hpcscale-scaler once --config ...}) with the azure provider: the
@@ -52,14 +49,8 @@ class AzureScalerEndToEndTest {
 
     private final FakeArm arm = FakeArmServer.arm();
 
-    private String once(Path config) {
-        CommandLine commandLine = ScalerMain.commandLine();
-        StringWriter out = new StringWriter();
-        commandLine.setOut(new PrintWriter(out));
-        commandLine.setErr(new PrintWriter(out));
-        int code = commandLine.execute("once", "--config", config.toString());
-        assertEquals(0, code, out.toString());
-        return out.toString();
+    private static String once(Path config) {
+        return AzureCli.once(config);
     }
 
     private void asTheAgent(Consumer<DocumentStore> write) {
@@ -92,16 +83,14 @@ class AzureScalerEndToEndTest {
         arm.scaleSet(ScaleSetSpec.uniform(RG, "hb").computerNamePrefix("hb").instances(6,
                 PowerState.DEALLOCATED));
         Path config = dir.resolve("hpcscale.properties");
-        Files.write(config, List.of(
-                "store.sqlite.path = " + dir.resolve("clusterload.db"),
-                "azure.cloud = custom",
-                "azure.resourceManagerEndpoint = " + arm.baseUrl() + "/",
-                "azure.subscriptionId = " + arm.subscriptionId(),
+        List<String> settings = AzureCli.settings(arm, dir);
+        settings.addAll(List.of(
                 "pool.hb.provider = azure",
                 "pool.hb.max = 6",
                 "pool.hb.idleTimeout = 1m",
                 "pool.hb.azure.resourceGroup = " + RG,
                 "pool.hb.azure.scaleSet = hb"));
+        Files.write(config, settings);
         asTheAgent(documents -> {
             List<JobDocument> jobs = new ArrayList<>();
             for (String id : List.of("101.pbs", "102.pbs")) {

@@ -3,10 +3,7 @@ package io.hpcscale.scaler.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hpcscale.common.model.DocumentKey;
 import io.hpcscale.common.model.ScalerStateDocument;
-import io.hpcscale.common.store.DocumentStore;
-import io.hpcscale.common.store.SqliteClusterLoadStore;
 import io.hpcscale.scaler.cloud.azure.FakeArmServer;
 import io.hpcscale.scaler.cloud.azure.fake.FakeArm;
 import io.hpcscale.scaler.cloud.azure.fake.Instance;
@@ -14,19 +11,13 @@ import io.hpcscale.scaler.cloud.azure.fake.PowerState;
 import io.hpcscale.scaler.cloud.azure.fake.RequestKind;
 import io.hpcscale.scaler.cloud.azure.fake.RequestLog;
 import io.hpcscale.scaler.cloud.azure.fake.ScaleSetSpec;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * A render farm's Spot pool with no scheduler agent, driven through the real CLI against the fake Resource Manager:
@@ -41,31 +32,14 @@ class FixedTargetOnAzureTest {
 
     private final FakeArm arm = FakeArmServer.arm();
 
-    private record Run(int code, String output) {
-    }
-
-    private Run cli(String... args) {
-        CommandLine commandLine = ScalerMain.commandLine();
-        StringWriter out = new StringWriter();
-        commandLine.setOut(new PrintWriter(out));
-        commandLine.setErr(new PrintWriter(out));
-        int code = commandLine.execute(args);
-        return new Run(code, out.toString());
-    }
-
-    private String once(Path config) {
-        Run run = cli("once", "--config", config.toString());
-        assertEquals(0, run.code(), run.output());
-        return run.output();
+    private static AzureCli.Run cli(String... args) {
+        return AzureCli.run(args);
     }
 
     private Path config(String rg, String scaleSet, String... more) throws Exception {
         Path config = dir.resolve("hpcscale.properties");
-        List<String> lines = new ArrayList<>(List.of(
-                "store.sqlite.path = " + dir.resolve("clusterload.db"),
-                "azure.cloud = custom",
-                "azure.resourceManagerEndpoint = " + arm.baseUrl() + "/",
-                "azure.subscriptionId = " + arm.subscriptionId(),
+        List<String> lines = AzureCli.settings(arm, dir);
+        lines.addAll(List.of(
                 "pool.render.provider = azure",
                 "pool.render.target = fixed",
                 "pool.render.max = 8",
@@ -87,11 +61,7 @@ class FixedTargetOnAzureTest {
     }
 
     private ScalerStateDocument state() {
-        try (SqliteClusterLoadStore store = new SqliteClusterLoadStore(dir.resolve("clusterload.db"),
-                Duration.ofSeconds(5), Clock.systemUTC())) {
-            return new DocumentStore(store).read(new DocumentKey("render", ScalerStateDocument.idFor("render")),
-                    ScalerStateDocument.class).orElseThrow().document();
-        }
+        return AzureCli.state(dir, "render");
     }
 
     @Test
@@ -102,16 +72,16 @@ class FixedTargetOnAzureTest {
                 .instances(8, PowerState.DEALLOCATED));
         Path config = config(rg, "spot");
 
-        String first = once(config);
+        String first = AzureCli.once(config);
         assertEquals(1, requests(rg, RequestKind.START).size(), "four started in one call: " + first);
         assertEquals(4, active(rg, "spot"));
 
-        Run set = cli("set-capacity", "render", "6", "--config", config.toString());
+        AzureCli.Run set = cli("set-capacity", "render", "6", "--config", config.toString());
         assertEquals(0, set.code(), set.output());
         assertTrue(set.output().contains("target 4 -> 6"), set.output());
         assertEquals("6", arm.state().resourceGroup(rg).orElseThrow().tags().get("TOTAL_NODES"));
         assertEquals("render-team", arm.state().resourceGroup(rg).orElseThrow().tags().get("owner"), "the group's other tags stay");
-        once(config);
+        AzureCli.once(config);
         assertEquals(6, active(rg, "spot"));
 
         List<String> running = arm.state().scaleSet(rg, "spot").orElseThrow().instances().stream()
@@ -121,7 +91,7 @@ class FixedTargetOnAzureTest {
         }
         assertEquals(3, active(rg, "spot"), "half the fleet taken back at once");
         int before = arm.log().armRequests();
-        String recovered = once(config);
+        String recovered = AzureCli.once(config);
         int spent = arm.log().armRequests() - before;
 
         assertEquals(6, active(rg, "spot"), "back to target in one cycle: " + recovered);
@@ -138,11 +108,11 @@ class FixedTargetOnAzureTest {
         arm.resourceGroup(rg, "westeurope", Map.of("TOTAL_NODES", "3"));
         arm.scaleSet(ScaleSetSpec.uniform(rg, "lazy").spot("Deallocate").instances(4, PowerState.DEALLOCATED));
         Path config = config(rg, "lazy", "pool.render.shrink = idle-first");
-        once(config);
+        AzureCli.once(config);
         assertEquals(3, active(rg, "lazy"));
 
         arm.state().resourceGroup(rg).orElseThrow().tags().put("TOTAL_NODES", "1");
-        String lowered = once(config);
+        String lowered = AzureCli.once(config);
 
         assertEquals(3, active(rg, "lazy"), "no agent shows their jobs: " + lowered);
         assertEquals(0, requests(rg, RequestKind.DEALLOCATE).size());
@@ -154,12 +124,12 @@ class FixedTargetOnAzureTest {
         arm.resourceGroup(rg, "westeurope", Map.of("TOTAL_NODES", "4"));
         arm.scaleSet(ScaleSetSpec.uniform(rg, "del").spot("Delete").instances(4, PowerState.RUNNING));
         Path config = config(rg, "del", "pool.render.azure.allowCreate = true");
-        once(config);
+        AzureCli.once(config);
         arm.state().evict(rg, "del", "0");
         arm.state().evict(rg, "del", "1");
         assertEquals(2, active(rg, "del"));
 
-        String replaced = once(config);
+        String replaced = AzureCli.once(config);
 
         assertEquals(4, active(rg, "del"), replaced);
         assertEquals(1, requests(rg, RequestKind.PATCH_CAPACITY).size(), "one minimal capacity PATCH");
@@ -170,10 +140,10 @@ class FixedTargetOnAzureTest {
         String rg = "rg-refuse";
         arm.resourceGroup(rg, "westeurope", Map.of());
         Path config = config(rg, "none");
-        Run above = cli("set-capacity", "render", "9", "--config", config.toString());
+        AzureCli.Run above = cli("set-capacity", "render", "9", "--config", config.toString());
         assertEquals(1, above.code());
         assertTrue(above.output().contains("more than pool.render.max = 8"), above.output());
-        Run unknown = cli("set-capacity", "nosuch", "1", "--config", config.toString());
+        AzureCli.Run unknown = cli("set-capacity", "nosuch", "1", "--config", config.toString());
         assertTrue(unknown.output().contains("no pool nosuch is configured"), unknown.output());
     }
 
@@ -182,7 +152,7 @@ class FixedTargetOnAzureTest {
         String rg = "rg-bad";
         arm.resourceGroup(rg, "westeurope", Map.of("total_nodes", "lots"));
         arm.scaleSet(ScaleSetSpec.uniform(rg, "bad").instances(2, PowerState.DEALLOCATED));
-        String output = once(config(rg, "bad"));
+        String output = AzureCli.once(config(rg, "bad"));
         assertEquals(0, requests(rg, RequestKind.START).size());
         assertTrue(output.contains("'lots', not a count"), output);
     }

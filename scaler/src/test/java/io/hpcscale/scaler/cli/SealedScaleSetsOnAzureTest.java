@@ -4,10 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hpcscale.common.model.DocumentKey;
 import io.hpcscale.common.model.ScalerStateDocument;
-import io.hpcscale.common.store.DocumentStore;
-import io.hpcscale.common.store.SqliteClusterLoadStore;
 import io.hpcscale.scaler.cloud.azure.FakeArmServer;
 import io.hpcscale.scaler.cloud.azure.fake.FakeArm;
 import io.hpcscale.scaler.cloud.azure.fake.Fault;
@@ -16,18 +13,13 @@ import io.hpcscale.scaler.cloud.azure.fake.PowerState;
 import io.hpcscale.scaler.cloud.azure.fake.RequestKind;
 import io.hpcscale.scaler.cloud.azure.fake.ScaleSet;
 import io.hpcscale.scaler.cloud.azure.fake.ScaleSetSpec;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * A fixed pool spread over several scale sets, through the real CLI against the fake Resource Manager (every
@@ -43,16 +35,6 @@ class SealedScaleSetsOnAzureTest {
     Path dir;
 
     private final FakeArm arm = FakeArmServer.arm();
-
-    private String once(Path config) {
-        CommandLine commandLine = ScalerMain.commandLine();
-        StringWriter out = new StringWriter();
-        commandLine.setOut(new PrintWriter(out));
-        commandLine.setErr(new PrintWriter(out));
-        int code = commandLine.execute("once", "--config", config.toString());
-        assertEquals(0, code, out.toString());
-        return out.toString();
-    }
 
     private void count(int n) {
         arm.state().resourceGroup(RG).orElseThrow().tags().put("TOTAL_NODES", Integer.toString(n));
@@ -74,11 +56,7 @@ class SealedScaleSetsOnAzureTest {
     }
 
     private ScalerStateDocument state() {
-        try (SqliteClusterLoadStore store = new SqliteClusterLoadStore(dir.resolve("clusterload.db"),
-                Duration.ofSeconds(5), Clock.systemUTC())) {
-            return new DocumentStore(store).read(new DocumentKey("farm", ScalerStateDocument.idFor("farm")),
-                    ScalerStateDocument.class).orElseThrow().document();
-        }
+        return AzureCli.state(dir, "farm");
     }
 
     @Test
@@ -86,11 +64,8 @@ class SealedScaleSetsOnAzureTest {
         arm.resourceGroup(RG, "westeurope", Map.of("TOTAL_NODES", "3"));
         arm.scaleSet(ScaleSetSpec.uniform(RG, "farm").computerNamePrefix("farm").instances(3, PowerState.RUNNING));
         Path config = dir.resolve("hpcscale.properties");
-        Files.write(config, List.of(
-                "store.sqlite.path = " + dir.resolve("clusterload.db"),
-                "azure.cloud = custom",
-                "azure.resourceManagerEndpoint = " + arm.baseUrl() + "/",
-                "azure.subscriptionId = " + arm.subscriptionId(),
+        List<String> settings = AzureCli.settings(arm, dir);
+        settings.addAll(List.of(
                 "pool.farm.provider = azure",
                 "pool.farm.target = fixed",
                 "pool.farm.max = 20",
@@ -98,10 +73,11 @@ class SealedScaleSetsOnAzureTest {
                 "pool.farm.azure.vmsPerScaleSet = 3",
                 "pool.farm.azure.resourceGroup = " + RG,
                 "pool.farm.azure.scaleSet = farm"));
-        once(config);
+        Files.write(config, settings);
+        AzureCli.once(config);
 
         count(5);
-        String grown = once(config);
+        String grown = AzureCli.once(config);
         assertEquals(2, active("farm-2"), "the template is full: a new scale set from its model: " + grown);
         assertEquals("farm", set("farm-2").model().path("tags").path("hpcscale-pool").asText());
         assertTrue(set("farm-2").computerNamePrefix().startsWith("farm2"), "its own host names");
@@ -109,25 +85,25 @@ class SealedScaleSetsOnAzureTest {
         arm.faults().inject("PATCH", "/virtualMachineScaleSets/farm-2$", 1,
                 Fault.operationFails("AllocationFailed"));
         count(7);
-        String sealed = once(config);
+        String sealed = AzureCli.once(config);
         assertTrue(set("farm-2").model().path("tags").has("hpcscale-sealed"), sealed);
         assertTrue(state().sealedScaleSets().containsKey("farm-2"), "recorded in the scaler's state");
         assertEquals(2, active("farm-3"), "made up the difference: " + sealed);
         assertEquals(7, active("farm") + active("farm-2") + active("farm-3"));
 
         count(8);
-        String afterRestart = once(config);
+        String afterRestart = AzureCli.once(config);
         assertEquals(1, requests(RequestKind.PATCH_CAPACITY, "farm-2"), "sealed: not grown again: " + afterRestart);
         assertEquals(3, active("farm-3"));
 
         for (Instance instance : set("farm-2").instances()) {
             arm.state().evict(RG, "farm-2", instance.instanceId());
         }
-        once(config);
+        AzureCli.once(config);
         assertTrue(set("farm-2").instances().isEmpty(), "a sealed scale set's stopped instances are deleted");
         assertEquals(8, active("farm") + active("farm-3") + active("farm-4"), "replaced in a new scale set");
 
-        String tidied = once(config);
+        String tidied = AzureCli.once(config);
         assertFalse(arm.state().scaleSet(RG, "farm-2").isPresent(), "the empty sealed scale set is gone: " + tidied);
         assertEquals(1, requests(RequestKind.DELETE_SCALE_SET, "farm-2"));
         assertTrue(arm.state().scaleSet(RG, "farm").isPresent(), "never the template");

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.azure.storage.queue.QueueClient;
 import com.azure.storage.queue.QueueClientBuilder;
 import io.hpcscale.common.testing.AzuriteTestServer;
-import io.hpcscale.scaler.cli.ScalerMain;
+import io.hpcscale.scaler.cli.AzureCli;
 import io.hpcscale.scaler.cloud.azure.FakeArmServer;
 import io.hpcscale.scaler.cloud.azure.fake.FakeArm;
 import io.hpcscale.scaler.cloud.azure.fake.PowerState;
@@ -54,10 +54,8 @@ class SelfRemovalOnAzureTest {
         return new Run(code, out.toString());
     }
 
-    private String once(Path config) {
-        Run once = run(ScalerMain.commandLine(), "once", "--config", config.toString());
-        assertEquals(0, once.code(), once.output());
-        return once.output();
+    private static String once(Path config) {
+        return AzureCli.once(config);
     }
 
     private Run deleteMe(ImdsImitation imds, Path connection) {
@@ -91,11 +89,8 @@ class SelfRemovalOnAzureTest {
         Files.writeString(connection, AzuriteTestServer.running().connectionString() + "\n");
         Files.setPosixFilePermissions(connection, PosixFilePermissions.fromString("rw-------"));
         Path config = dir.resolve("hpcscale.properties");
-        Files.write(config, List.of(
-                "store.sqlite.path = " + dir.resolve("clusterload.db"),
-                "azure.cloud = custom",
-                "azure.resourceManagerEndpoint = " + arm.baseUrl() + "/",
-                "azure.subscriptionId = " + arm.subscriptionId(),
+        List<String> settings = AzureCli.settings(arm, dir);
+        settings.addAll(List.of(
                 "azure.removalQueue.connectionStringFile = " + connection,
                 "azure.removalQueue.queue = " + queue,
                 "azure.removalQueue.visibilityTimeout = 1s",
@@ -105,6 +100,7 @@ class SelfRemovalOnAzureTest {
                 "pool.render.azure.allowCreate = true",
                 "pool.render.azure.resourceGroup = " + RG,
                 "pool.render.azure.scaleSet = render"));
+        Files.write(config, settings);
         once(config);
 
         try (ImdsImitation imds = new ImdsImitation(ImdsImitation.fixture("imds-uniform.json"))) {

@@ -1,0 +1,65 @@
+package io.hpcscale.scaler.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.hpcscale.common.model.DocumentKey;
+import io.hpcscale.common.model.ScalerStateDocument;
+import io.hpcscale.common.store.DocumentStore;
+import io.hpcscale.common.store.SqliteClusterLoadStore;
+import io.hpcscale.scaler.cloud.azure.fake.FakeArm;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine;
+
+/**
+ * The scaler's real command line as the end-to-end tests run it against the fake Resource Manager: each call a new
+ * scaler process, as far as the scaler can tell, on one SQLite store in the test's directory.
+ */
+public final class AzureCli {
+
+    /** What a command printed (standard output and error together) and its exit code. */
+    public record Run(int code, String output) {
+    }
+
+    private AzureCli() {
+    }
+
+    public static Run run(String... args) {
+        CommandLine commandLine = ScalerMain.commandLine();
+        StringWriter out = new StringWriter();
+        commandLine.setOut(new PrintWriter(out));
+        commandLine.setErr(new PrintWriter(out));
+        int code = commandLine.execute(args);
+        return new Run(code, out.toString());
+    }
+
+    /** {@code hpcscale-scaler once}, which must succeed; what it printed. */
+    public static String once(Path config) {
+        Run once = run("once", "--config", config.toString());
+        assertEquals(0, once.code(), once.output());
+        return once.output();
+    }
+
+    /** The settings every such test starts from: the store in {@code dir}, the fake as Resource Manager. */
+    public static List<String> settings(FakeArm arm, Path dir) {
+        return new ArrayList<>(List.of(
+                "store.sqlite.path = " + dir.resolve("clusterload.db"),
+                "azure.cloud = custom",
+                "azure.resourceManagerEndpoint = " + arm.baseUrl() + "/",
+                "azure.subscriptionId = " + arm.subscriptionId()));
+    }
+
+    /** The pool's scaler state as the last command stored it. */
+    public static ScalerStateDocument state(Path dir, String pool) {
+        try (SqliteClusterLoadStore store = new SqliteClusterLoadStore(dir.resolve("clusterload.db"),
+                Duration.ofSeconds(5), Clock.systemUTC())) {
+            return new DocumentStore(store).read(new DocumentKey(pool, ScalerStateDocument.idFor(pool)),
+                    ScalerStateDocument.class).orElseThrow().document();
+        }
+    }
+}
