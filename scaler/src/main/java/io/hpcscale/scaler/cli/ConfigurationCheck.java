@@ -22,6 +22,7 @@ import io.hpcscale.scaler.cloud.azure.ScaleSetCheck;
 import io.hpcscale.scaler.pool.PoolConfig;
 import io.hpcscale.scaler.pool.PoolConfigs;
 import io.hpcscale.scaler.plan.Words;
+import io.hpcscale.scaler.removal.RemovalQueueSettings;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -82,7 +83,8 @@ final class ConfigurationCheck implements AutoCloseable {
             throw new ConfigException(problems);
         }
         return new ConfigurationCheck(settings, configs, providers, azurePools,
-                azureClients.get() == null ? null : new ScaleSetCheck(azureClients.get()),
+                azureClients.get() == null ? null : new ScaleSetCheck(azureClients.get(),
+                        RemovalQueueSettings.from(settings).isPresent()),
                 new NodeReports(() -> StoreFactory.open(settings, clock)));
     }
 

@@ -50,7 +50,7 @@ class AzureScalerEndToEndTest {
     private final FakeArm arm = FakeArmServer.arm();
 
     private static String once(Path config) {
-        return AzureCli.once(config);
+        return ScalerCommandLine.once(config);
     }
 
     private void asTheAgent(Consumer<DocumentStore> write) {
@@ -83,7 +83,7 @@ class AzureScalerEndToEndTest {
         arm.scaleSet(ScaleSetSpec.uniform(RG, "hb").computerNamePrefix("hb").instances(6,
                 PowerState.DEALLOCATED));
         Path config = dir.resolve("hpcscale.properties");
-        List<String> settings = AzureCli.settings(arm, dir);
+        List<String> settings = ScalerCommandLine.azureSettings(arm, dir);
         settings.addAll(List.of(
                 "pool.hb.provider = azure",
                 "pool.hb.max = 6",

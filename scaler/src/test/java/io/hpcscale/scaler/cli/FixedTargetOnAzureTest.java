@@ -32,13 +32,13 @@ class FixedTargetOnAzureTest {
 
     private final FakeArm arm = FakeArmServer.arm();
 
-    private static AzureCli.Run cli(String... args) {
-        return AzureCli.run(args);
+    private static ScalerCommandLine.Run cli(String... args) {
+        return ScalerCommandLine.run(args);
     }
 
     private Path config(String rg, String scaleSet, String... more) throws Exception {
         Path config = dir.resolve("hpcscale.properties");
-        List<String> lines = AzureCli.settings(arm, dir);
+        List<String> lines = ScalerCommandLine.azureSettings(arm, dir);
         lines.addAll(List.of(
                 "pool.render.provider = azure",
                 "pool.render.target = fixed",
@@ -61,7 +61,7 @@ class FixedTargetOnAzureTest {
     }
 
     private ScalerStateDocument state() {
-        return AzureCli.state(dir, "render");
+        return ScalerCommandLine.state(dir, "render");
     }
 
     @Test
@@ -72,16 +72,16 @@ class FixedTargetOnAzureTest {
                 .instances(8, PowerState.DEALLOCATED));
         Path config = config(rg, "spot");
 
-        String first = AzureCli.once(config);
+        String first = ScalerCommandLine.once(config);
         assertEquals(1, requests(rg, RequestKind.START).size(), "four started in one call: " + first);
         assertEquals(4, active(rg, "spot"));
 
-        AzureCli.Run set = cli("set-capacity", "render", "6", "--config", config.toString());
+        ScalerCommandLine.Run set = cli("set-capacity", "render", "6", "--config", config.toString());
         assertEquals(0, set.code(), set.output());
         assertTrue(set.output().contains("target 4 -> 6"), set.output());
         assertEquals("6", arm.state().resourceGroup(rg).orElseThrow().tags().get("TOTAL_NODES"));
         assertEquals("render-team", arm.state().resourceGroup(rg).orElseThrow().tags().get("owner"), "the group's other tags stay");
-        AzureCli.once(config);
+        ScalerCommandLine.once(config);
         assertEquals(6, active(rg, "spot"));
 
         List<String> running = arm.state().scaleSet(rg, "spot").orElseThrow().instances().stream()
@@ -91,7 +91,7 @@ class FixedTargetOnAzureTest {
         }
         assertEquals(3, active(rg, "spot"), "half the fleet taken back at once");
         int before = arm.log().armRequests();
-        String recovered = AzureCli.once(config);
+        String recovered = ScalerCommandLine.once(config);
         int spent = arm.log().armRequests() - before;
 
         assertEquals(6, active(rg, "spot"), "back to target in one cycle: " + recovered);
@@ -108,11 +108,11 @@ class FixedTargetOnAzureTest {
         arm.resourceGroup(rg, "westeurope", Map.of("TOTAL_NODES", "3"));
         arm.scaleSet(ScaleSetSpec.uniform(rg, "lazy").spot("Deallocate").instances(4, PowerState.DEALLOCATED));
         Path config = config(rg, "lazy", "pool.render.shrink = idle-first");
-        AzureCli.once(config);
+        ScalerCommandLine.once(config);
         assertEquals(3, active(rg, "lazy"));
 
         arm.state().resourceGroup(rg).orElseThrow().tags().put("TOTAL_NODES", "1");
-        String lowered = AzureCli.once(config);
+        String lowered = ScalerCommandLine.once(config);
 
         assertEquals(3, active(rg, "lazy"), "no agent shows their jobs: " + lowered);
         assertEquals(0, requests(rg, RequestKind.DEALLOCATE).size());
@@ -124,12 +124,12 @@ class FixedTargetOnAzureTest {
         arm.resourceGroup(rg, "westeurope", Map.of("TOTAL_NODES", "4"));
         arm.scaleSet(ScaleSetSpec.uniform(rg, "del").spot("Delete").instances(4, PowerState.RUNNING));
         Path config = config(rg, "del", "pool.render.azure.allowCreate = true");
-        AzureCli.once(config);
+        ScalerCommandLine.once(config);
         arm.state().evict(rg, "del", "0");
         arm.state().evict(rg, "del", "1");
         assertEquals(2, active(rg, "del"));
 
-        String replaced = AzureCli.once(config);
+        String replaced = ScalerCommandLine.once(config);
 
         assertEquals(4, active(rg, "del"), replaced);
         assertEquals(1, requests(rg, RequestKind.PATCH_CAPACITY).size(), "one minimal capacity PATCH");
@@ -140,10 +140,10 @@ class FixedTargetOnAzureTest {
         String rg = "rg-refuse";
         arm.resourceGroup(rg, "westeurope", Map.of());
         Path config = config(rg, "none");
-        AzureCli.Run above = cli("set-capacity", "render", "9", "--config", config.toString());
+        ScalerCommandLine.Run above = cli("set-capacity", "render", "9", "--config", config.toString());
         assertEquals(1, above.code());
         assertTrue(above.output().contains("more than pool.render.max = 8"), above.output());
-        AzureCli.Run unknown = cli("set-capacity", "nosuch", "1", "--config", config.toString());
+        ScalerCommandLine.Run unknown = cli("set-capacity", "nosuch", "1", "--config", config.toString());
         assertTrue(unknown.output().contains("no pool nosuch is configured"), unknown.output());
     }
 
@@ -152,7 +152,7 @@ class FixedTargetOnAzureTest {
         String rg = "rg-bad";
         arm.resourceGroup(rg, "westeurope", Map.of("total_nodes", "lots"));
         arm.scaleSet(ScaleSetSpec.uniform(rg, "bad").instances(2, PowerState.DEALLOCATED));
-        String output = AzureCli.once(config(rg, "bad"));
+        String output = ScalerCommandLine.once(config(rg, "bad"));
         assertEquals(0, requests(rg, RequestKind.START).size());
         assertTrue(output.contains("'lots', not a count"), output);
     }

@@ -56,7 +56,7 @@ class SealedScaleSetsOnAzureTest {
     }
 
     private ScalerStateDocument state() {
-        return AzureCli.state(dir, "farm");
+        return ScalerCommandLine.state(dir, "farm");
     }
 
     @Test
@@ -64,7 +64,7 @@ class SealedScaleSetsOnAzureTest {
         arm.resourceGroup(RG, "westeurope", Map.of("TOTAL_NODES", "3"));
         arm.scaleSet(ScaleSetSpec.uniform(RG, "farm").computerNamePrefix("farm").instances(3, PowerState.RUNNING));
         Path config = dir.resolve("hpcscale.properties");
-        List<String> settings = AzureCli.settings(arm, dir);
+        List<String> settings = ScalerCommandLine.azureSettings(arm, dir);
         settings.addAll(List.of(
                 "pool.farm.provider = azure",
                 "pool.farm.target = fixed",
@@ -74,10 +74,10 @@ class SealedScaleSetsOnAzureTest {
                 "pool.farm.azure.resourceGroup = " + RG,
                 "pool.farm.azure.scaleSet = farm"));
         Files.write(config, settings);
-        AzureCli.once(config);
+        ScalerCommandLine.once(config);
 
         count(5);
-        String grown = AzureCli.once(config);
+        String grown = ScalerCommandLine.once(config);
         assertEquals(2, active("farm-2"), "the template is full: a new scale set from its model: " + grown);
         assertEquals("farm", set("farm-2").model().path("tags").path("hpcscale-pool").asText());
         assertTrue(set("farm-2").computerNamePrefix().startsWith("farm2"), "its own host names");
@@ -85,25 +85,25 @@ class SealedScaleSetsOnAzureTest {
         arm.faults().inject("PATCH", "/virtualMachineScaleSets/farm-2$", 1,
                 Fault.operationFails("AllocationFailed"));
         count(7);
-        String sealed = AzureCli.once(config);
+        String sealed = ScalerCommandLine.once(config);
         assertTrue(set("farm-2").model().path("tags").has("hpcscale-sealed"), sealed);
         assertTrue(state().sealedScaleSets().containsKey("farm-2"), "recorded in the scaler's state");
         assertEquals(2, active("farm-3"), "made up the difference: " + sealed);
         assertEquals(7, active("farm") + active("farm-2") + active("farm-3"));
 
         count(8);
-        String afterRestart = AzureCli.once(config);
+        String afterRestart = ScalerCommandLine.once(config);
         assertEquals(1, requests(RequestKind.PATCH_CAPACITY, "farm-2"), "sealed: not grown again: " + afterRestart);
         assertEquals(3, active("farm-3"));
 
         for (Instance instance : set("farm-2").instances()) {
             arm.state().evict(RG, "farm-2", instance.instanceId());
         }
-        AzureCli.once(config);
+        ScalerCommandLine.once(config);
         assertTrue(set("farm-2").instances().isEmpty(), "a sealed scale set's stopped instances are deleted");
         assertEquals(8, active("farm") + active("farm-3") + active("farm-4"), "replaced in a new scale set");
 
-        String tidied = AzureCli.once(config);
+        String tidied = ScalerCommandLine.once(config);
         assertFalse(arm.state().scaleSet(RG, "farm-2").isPresent(), "the empty sealed scale set is gone: " + tidied);
         assertEquals(1, requests(RequestKind.DELETE_SCALE_SET, "farm-2"));
         assertTrue(arm.state().scaleSet(RG, "farm").isPresent(), "never the template");

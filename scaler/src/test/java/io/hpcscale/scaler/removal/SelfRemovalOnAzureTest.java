@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.azure.storage.queue.QueueClient;
 import com.azure.storage.queue.QueueClientBuilder;
 import io.hpcscale.common.testing.AzuriteTestServer;
-import io.hpcscale.scaler.cli.AzureCli;
+import io.hpcscale.scaler.cli.ScalerCommandLine;
 import io.hpcscale.scaler.cloud.azure.FakeArmServer;
 import io.hpcscale.scaler.cloud.azure.fake.FakeArm;
 import io.hpcscale.scaler.cloud.azure.fake.PowerState;
@@ -55,7 +55,7 @@ class SelfRemovalOnAzureTest {
     }
 
     private static String once(Path config) {
-        return AzureCli.once(config);
+        return ScalerCommandLine.once(config);
     }
 
     private Run deleteMe(ImdsImitation imds, Path connection) {
@@ -89,7 +89,7 @@ class SelfRemovalOnAzureTest {
         Files.writeString(connection, AzuriteTestServer.running().connectionString() + "\n");
         Files.setPosixFilePermissions(connection, PosixFilePermissions.fromString("rw-------"));
         Path config = dir.resolve("hpcscale.properties");
-        List<String> settings = AzureCli.settings(arm, dir);
+        List<String> settings = ScalerCommandLine.azureSettings(arm, dir);
         settings.addAll(List.of(
                 "azure.removalQueue.connectionStringFile = " + connection,
                 "azure.removalQueue.queue = " + queue,

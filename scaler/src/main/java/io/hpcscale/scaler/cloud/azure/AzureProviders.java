@@ -14,18 +14,25 @@ public final class AzureProviders {
     private final AzureClients clients;
     private final VmSizeCatalog sizes;
     private final CallGate gate;
+    private final Clock clock;
 
     public AzureProviders(AzureClients clients, CallGate gate) {
+        this(clients, gate, Clock.systemUTC());
+    }
+
+    /** @param clock times how long a scale set asked to grow has been short of it (tests: a settable clock) */
+    public AzureProviders(AzureClients clients, CallGate gate, Clock clock) {
         this.clients = clients;
         this.sizes = new VmSizeCatalog(clients);
         this.gate = gate;
+        this.clock = clock;
     }
 
     /** @throws io.hpcscale.common.config.ConfigException naming every setting the pool lacks or cannot use */
     public CloudProvider forPool(PoolSettings pool) {
         AzurePoolSettings settings = AzurePoolSettings.from(pool, clients.settings());
         return settings.vmsPerScaleSet() > 0
-                ? new SpanningScaleSetProvider(clients, sizes, settings, gate, Clock.systemUTC())
+                ? new SpanningScaleSetProvider(clients, sizes, settings, gate, clock)
                 : new AzureScaleSetProvider(clients, sizes, settings, gate);
     }
 

@@ -15,8 +15,12 @@ record RequiredAction(String action, boolean onResourceGroup, String purpose) {
     private static final String SCALE_SET = "Microsoft.Compute/virtualMachineScaleSets/";
     private static final String VM = "Microsoft.Compute/virtualMachines/";
 
-    /** The actions a pool needs with its scale set's mode, its stop action and whether it may grow the set. */
-    static List<RequiredAction> forPool(AzurePoolSettings pool, boolean flexible, StopAction stop) {
+    /**
+     * The actions a pool needs with its scale set's mode, its stop action, whether it may grow the set, and whether
+     * nodes may ask to be removed (a removal queue is configured).
+     */
+    static List<RequiredAction> forPool(AzurePoolSettings pool, boolean flexible, StopAction stop,
+            boolean removalQueue) {
         String p = "pool." + pool.pool() + ".";
         List<RequiredAction> actions = new ArrayList<>();
         actions.add(new RequiredAction(SCALE_SET + "read", false,
@@ -39,6 +43,10 @@ record RequiredAction(String action, boolean onResourceGroup, String purpose) {
                 case POWER_OFF -> "powerOff/action";
                 case DELETE -> "delete/action";
             }, false, stopPurpose));
+        }
+        if (removalQueue && stop != StopAction.DELETE) {
+            actions.add(new RequiredAction(SCALE_SET + "delete/action", false, "to delete instances whose node asked "
+                    + "to be removed (azure.removalQueue.*), whatever " + p + "stopAction says"));
         }
         if (pool.vmsPerScaleSet() > 0) {
             actions.add(new RequiredAction(SCALE_SET + "delete", false, "to delete a sealed scale set once empty ("

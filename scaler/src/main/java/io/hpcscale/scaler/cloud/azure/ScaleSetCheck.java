@@ -35,11 +35,14 @@ public final class ScaleSetCheck {
 
     private final AzureClients clients;
     private final VmSizeCatalog sizes;
+    private final boolean removalQueue;
     private Finding signIn;
 
-    public ScaleSetCheck(AzureClients clients) {
+    /** @param removalQueue nodes may ask to be removed: removals need the delete action whatever the stop action */
+    public ScaleSetCheck(AzureClients clients, boolean removalQueue) {
         this.clients = clients;
         this.sizes = new VmSizeCatalog(clients);
+        this.removalQueue = removalQueue;
     }
 
     /**
@@ -173,7 +176,7 @@ public final class ScaleSetCheck {
     }
 
     private Finding permissions(AzurePoolSettings pool, ScaleSetModel model, StopAction stop) {
-        List<RequiredAction> needed = RequiredAction.forPool(pool, model.flexible(), stop);
+        List<RequiredAction> needed = RequiredAction.forPool(pool, model.flexible(), stop, removalQueue);
         String groupScope = "/subscriptions/" + pool.subscriptionId() + "/resourceGroups/" + pool.resourceGroup();
         GrantedActions onScaleSet;
         GrantedActions onGroup = null;

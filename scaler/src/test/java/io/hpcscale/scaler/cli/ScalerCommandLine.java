@@ -17,16 +17,16 @@ import java.util.List;
 import picocli.CommandLine;
 
 /**
- * The scaler's real command line as the end-to-end tests run it against the fake Resource Manager: each call a new
- * scaler process, as far as the scaler can tell, on one SQLite store in the test's directory.
+ * The scaler's real command line as the end-to-end tests run it: each call a new scaler process, as far as the
+ * scaler can tell, on one SQLite store in the test's directory; azure pools against the fake Resource Manager.
  */
-public final class AzureCli {
+public final class ScalerCommandLine {
 
     /** What a command printed (standard output and error together) and its exit code. */
     public record Run(int code, String output) {
     }
 
-    private AzureCli() {
+    private ScalerCommandLine() {
     }
 
     public static Run run(String... args) {
@@ -46,7 +46,7 @@ public final class AzureCli {
     }
 
     /** The settings every such test starts from: the store in {@code dir}, the fake as Resource Manager. */
-    public static List<String> settings(FakeArm arm, Path dir) {
+    public static List<String> azureSettings(FakeArm arm, Path dir) {
         return new ArrayList<>(List.of(
                 "store.sqlite.path = " + dir.resolve("clusterload.db"),
                 "azure.cloud = custom",

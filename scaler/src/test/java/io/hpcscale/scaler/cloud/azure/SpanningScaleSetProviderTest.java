@@ -1,0 +1,72 @@
+package io.hpcscale.scaler.cloud.azure;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hpcscale.common.config.Settings;
+import io.hpcscale.common.time.SettableClock;
+import io.hpcscale.scaler.cloud.CallGate;
+import io.hpcscale.scaler.cloud.CloudProvider;
+import io.hpcscale.scaler.cloud.CreateResult;
+import io.hpcscale.scaler.cloud.azure.fake.FakeArm;
+import io.hpcscale.scaler.cloud.azure.fake.PowerState;
+import io.hpcscale.scaler.cloud.azure.fake.ScaleSetSpec;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** A pool over several scale sets, through the real SDK against the fake Resource Manager, on a settable clock. */
+@ExtendWith(FakeArmServer.class)
+class SpanningScaleSetProviderTest {
+    private static final String RG = "rg-spanning";
+
+    private final FakeArm arm = FakeArmServer.arm();
+    private final SettableClock clock = new SettableClock(Instant.parse("2026-11-22T12:00:00Z"));
+
+    private CloudProvider provider() {
+        Map<String, String> values = new LinkedHashMap<>();
+        values.put("pool.p.provider", "azure");
+        values.put("pool.p.max", "100");
+        values.put("pool.p.azure.resourceGroup", RG);
+        values.put("pool.p.azure.scaleSet", "tm");
+        values.put("pool.p.azure.allowCreate", "true");
+        values.put("pool.p.azure.vmsPerScaleSet", "4");
+        values.put("pool.p.azure.sealAfter", "10m");
+        Settings settings = FakeArmServer.settings(values);
+        return new AzureProviders(new AzureClients(AzureSettings.from(settings)), CallGate.ALWAYS_OPEN, clock)
+                .forPool(settings.pool("p"));
+    }
+
+    @Test
+    void aScaleSetStillShortOfWhatItWasAskedAfterSealAfterIsSealedAndANewOneTakesTheRest() throws Exception {
+        arm.resourceGroup(RG, "westeurope", Map.of());
+        arm.scaleSet(ScaleSetSpec.uniform(RG, "tm").computerNamePrefix("tm").instances(2, PowerState.RUNNING));
+        CloudProvider provider = provider();
+        provider.list();
+        assertEquals(2, provider.create(2).created().size());
+        for (String id : List.of("2", "3")) {
+            arm.state().setPowerState(RG, "tm", id, PowerState.DEALLOCATED);
+        }
+
+        clock.advance(Duration.ofMinutes(5));
+        provider.list();
+        CreateResult early = provider.create(2);
+        assertTrue(early.sealed().isEmpty(), "within sealAfter a short scale set is given time");
+        assertEquals(2, arm.state().scaleSet(RG, "tm-2").orElseThrow().instances().size(),
+                "tm has 4 of 4 instances: the 2 asked go to a new scale set");
+
+        clock.advance(Duration.ofMinutes(6));
+        provider.list();
+        CreateResult late = provider.create(2);
+
+        assertEquals(List.of("tm"), late.sealed().stream().map(CreateResult.Sealing::scaleSet).toList());
+        assertTrue(late.sealed().get(0).reason().contains("runs 2"), late.sealed().get(0).reason());
+        assertEquals(4, arm.state().scaleSet(RG, "tm-2").orElseThrow().instances().size(),
+                "tm-2, still open, takes them");
+        assertTrue(arm.state().scaleSet(RG, "tm").orElseThrow().model().path("tags").has("hpcscale-sealed"));
+    }
+}
