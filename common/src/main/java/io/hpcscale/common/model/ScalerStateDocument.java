@@ -190,13 +190,19 @@ public record ScalerStateDocument(
         return Math.max(0, countRead - pending);
     }
 
-    /** Removals older than {@link #REMOVALS_KEPT_FOR} forgotten: no message of theirs can come back. */
-    public ScalerStateDocument withoutOldRemovals(Instant now) {
-        if (removals.values().stream().noneMatch(r -> r.at().plus(REMOVALS_KEPT_FOR).isBefore(now))) {
+    /**
+     * Removals older than {@link #REMOVALS_KEPT_FOR} forgotten, once their instance is gone: no message of theirs can
+     * come back, and none is still leaving.
+     *
+     * @param listed the instance ids the cloud lists now
+     */
+    public ScalerStateDocument withoutOldRemovals(Instant now, Set<String> listed) {
+        SortedMap<String, RemovalRecord> kept = new TreeMap<>(removals);
+        kept.entrySet().removeIf(e -> e.getValue().at().plus(REMOVALS_KEPT_FOR).isBefore(now)
+                && !listed.contains(e.getKey()));
+        if (kept.size() == removals.size()) {
             return this;
         }
-        SortedMap<String, RemovalRecord> kept = new TreeMap<>(removals);
-        kept.values().removeIf(r -> r.at().plus(REMOVALS_KEPT_FOR).isBefore(now));
         return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
                 throttledUntil, pendingCreate, lastAction, evictions, evictionRounds, kept, sealedScaleSets);
     }

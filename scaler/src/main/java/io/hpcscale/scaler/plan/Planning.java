@@ -228,8 +228,8 @@ final class Planning {
      * explains were created by a pending create, or are recorded as found active.
      */
     private void observe() {
-        memory = memory.withoutOldRemovals(now);
         Set<String> listed = s.instances().instances().stream().map(Instance::id).collect(Collectors.toSet());
+        memory = memory.withoutOldRemovals(now, listed);
         for (Map.Entry<String, InstanceRecord> gone : memory.instances().entrySet()) {
             if (!listed.contains(gone.getKey()) && gone.getValue().running()) {
                 foundStoppedElsewhere(gone.getKey(), gone.getKey(), "is gone from the cloud's listing");

@@ -75,9 +75,16 @@ final class RemovalPlanning {
         }
         String asked = "asked by " + removal.requestedBy() + " at " + removal.at();
         VmDocument vm = p.vmOf(instance);
-        if (instance.state() == PowerState.STOPPED || p.agentless()
-                || (fresh && vm == null && !p.s.reportedInAnotherPool(instance.nodeName()))) {
+        if (p.agentless() || (fresh && vm == null && !p.s.reportedInAnotherPool(instance.nodeName()))) {
             p.removals.add(new Plan.Removal(instance, p.nodeOf(instance), p.nodePoolOf(instance), asked));
+            return;
+        }
+        if (instance.state() == PowerState.STOPPED && vm != null) {
+            if (vm.down() && vm.idle()) {
+                p.removals.add(new Plan.Removal(instance, p.nodeOf(instance), p.nodePoolOf(instance), asked));
+            } else {
+                waits(instance, "it is stopped but the scheduler does not show its node down and empty yet");
+            }
             return;
         }
         if (!fresh || vm == null) {

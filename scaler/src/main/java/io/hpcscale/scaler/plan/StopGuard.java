@@ -25,8 +25,9 @@ public final class StopGuard {
             case BOOT_FAILURE -> failedBoot(vm);
             case POWER_SAVING -> suspended(vm);
             case SURPLUS -> unreported(vm);
-            // A node asking to be removed may have been given a job since: a reported node goes through the drain.
-            case REMOVED -> vm == null ? Optional.empty() : drained(vm, drain);
+            // A node asking to be removed may have been given a job since: a reported node goes through the drain,
+            // unless the scheduler shows it down with no job (its instance stopped).
+            case REMOVED -> vm == null || (vm.down() && vm.idle()) ? Optional.empty() : drained(vm, drain);
             case EVICTED, STOPPED_ELSEWHERE -> Optional.of("hpcscale never plans a stop of kind " + kind
                     + ": it only finds one");
         };

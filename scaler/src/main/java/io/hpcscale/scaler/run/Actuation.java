@@ -30,6 +30,7 @@ import io.hpcscale.scaler.fixed.TargetSource;
 import io.hpcscale.scaler.fixed.TargetUnavailableException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -337,30 +338,34 @@ final class Actuation {
      */
     private void lowerCounts() throws InterruptedException {
         TargetSource target = pool.target().orElse(null);
-        for (Map.Entry<String, RemovalRecord> entry : state.removals().entrySet()) {
-            RemovalRecord removal = entry.getValue();
-            if (removal.lowered()) {
-                continue;
-            }
+        // Lowerings already begun first, and none after a failure: a later one must not read a count an earlier one
+        // has not taken off yet, or both would write the same value.
+        List<Map.Entry<String, RemovalRecord>> unlowered = state.removals().entrySet().stream()
+                .filter(e -> !e.getValue().lowered())
+                .sorted(Comparator.comparing((Map.Entry<String, RemovalRecord> e) -> e.getValue().countFrom() == null)
+                        .thenComparing(e -> e.getValue().at()))
+                .toList();
+        for (Map.Entry<String, RemovalRecord> entry : unlowered) {
             if (target == null) {
-                state = state.withRemoval(entry.getKey(), removal.asLowered());
+                state = state.withRemoval(entry.getKey(), entry.getValue().asLowered());
                 continue;
             }
-            if (!context.gate().open()) {
+            if (!context.gate().open() || !lowerCount(target, entry.getKey(), entry.getValue())) {
                 return;
             }
-            lowerCount(target, entry.getKey(), removal);
         }
     }
 
-    private void lowerCount(TargetSource target, String instance, RemovalRecord removal) throws InterruptedException {
+    /** @return false when the count could not be read or written: the next cycle tries again */
+    private boolean lowerCount(TargetSource target, String instance, RemovalRecord removal)
+            throws InterruptedException {
         try {
             OptionalInt read = target.read();
             if (read.isEmpty()) {
                 event(EventKind.TARGET_LOWERED, List.of(instance), "for its removal", Outcome.failed(
                         target.describe() + " is not set; the removal is done, the count set next"));
                 state = state.withRemoval(instance, removal.asLowered());
-                return;
+                return true;
             }
             int count = read.getAsInt();
             if (removal.countFrom() != null && count != removal.countFrom()) {
@@ -369,23 +374,25 @@ final class Actuation {
                     refusal(EventKind.TARGET_LOWERED, List.of(instance), target.describe() + " is " + count
                             + ", set since this removal read " + removal.countFrom() + ": it stands");
                 }
-                return;
+                return true;
             }
             RemovalRecord lowering = removal.countFrom() != null ? removal
                     : removal.lowering(count, Math.max(0, count - 1));
             if (removal.countFrom() == null) {
                 state = state.withRemoval(instance, lowering);
                 if (save(state) != null) {
-                    return;
+                    return false;
                 }
             }
             target.write(lowering.countTo(), "removal of instance " + instance);
             state = state.withRemoval(instance, lowering.asLowered());
             event(EventKind.TARGET_LOWERED, List.of(instance), target.describe() + " " + lowering.countFrom()
                     + " -> " + lowering.countTo() + " for its removal", Outcome.OK);
+            return true;
         } catch (TargetUnavailableException e) {
             event(EventKind.TARGET_LOWERED, List.of(instance), "for its removal; tried again next cycle",
                     Outcome.failed(e.getMessage()));
+            return false;
         }
     }
 
@@ -531,7 +538,7 @@ final class Actuation {
 
     /** The provider's housekeeping (sealed scale sets emptied and deleted), each step an event. */
     private void tidy() throws InterruptedException {
-        if (throttled || !context.gate().open()) {
+        if (throttled || !context.gate().open() || !plan.instancesKnown()) {
             return;
         }
         try {

@@ -138,4 +138,17 @@ class RemovalPlanningTest {
         assertEquals(List.of(id(2)), plan.starts().stream().map(s -> s.instance().id()).toList());
         assertEquals(List.of(id(1)), removed(plan), "a stopped instance is deleted at once");
     }
+
+    @Test
+    void aStoppedInstanceWhoseNodeTheSchedulerShowsDownIsDeletedWithoutADrain() {
+        PoolStateBuilder pool = new PoolStateBuilder().fixed(1, "lazy").freeNode(2, NOW.minusSeconds(60))
+                .instance(1, PowerState.STOPPED);
+        pool.vms.add(vm(1, NodeJobStatus.Free, 0, List.of(), false, true, NOW.minusSeconds(600), null));
+        pool.state = pool.state.withRemoval(id(1), RemovalRecord.accepted(NOW.minusSeconds(60), "render-manager",
+                true).lowering(2, 1).asLowered());
+        Plan plan = pool.plan().plan();
+        assertEquals(List.of(id(1)), removed(plan));
+        assertTrue(StopGuard.refusal(io.hpcscale.common.model.StopKind.REMOVED, pool.vms.get(1), null).isEmpty(),
+                "the re-check before the call agrees");
+    }
 }

@@ -49,9 +49,17 @@ record RequiredAction(String action, boolean onResourceGroup, String purpose) {
                     + "to be removed (azure.removalQueue.*), whatever " + p + "stopAction says"));
         }
         if (pool.vmsPerScaleSet() > 0) {
-            actions.add(new RequiredAction(SCALE_SET + "delete", false, "to delete a sealed scale set once empty ("
-                    + p + "azure.vmsPerScaleSet); the role in docs/security.md leaves it out: add it"));
+            String spread = " (" + p + "azure.vmsPerScaleSet)";
+            actions.add(new RequiredAction(SCALE_SET + "read", true, "to find the pool's other scale sets" + spread));
+            actions.add(new RequiredAction(SCALE_SET + "write", true, "to make new scale sets from the template"
+                    + spread + "; the role in docs/security.md leaves it out: add it"));
+            actions.add(new RequiredAction(SCALE_SET + "delete", true, "to delete a sealed scale set once empty"
+                    + spread + "; the role in docs/security.md leaves it out: add it"));
             actions.add(new RequiredAction("Microsoft.Resources/tags/write", false, "to seal a scale set with a tag"));
+            if (stop != StopAction.DELETE && !removalQueue) {
+                actions.add(new RequiredAction(SCALE_SET + "delete/action", false, "to delete the stopped "
+                        + "instances of a sealed scale set" + spread));
+            }
         }
         if (pool.targetTag() != null) {
             actions.add(new RequiredAction("Microsoft.Resources/tags/read", true, "to read the pool's count from the "

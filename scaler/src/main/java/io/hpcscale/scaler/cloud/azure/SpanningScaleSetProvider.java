@@ -27,6 +27,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
 
 /**
  * A pool spread over several scale sets of one VM size ({@code pool.<name>.azure.vmsPerScaleSet}): its configured
@@ -60,6 +61,8 @@ public final class SpanningScaleSetProvider implements CloudProvider {
     private final Map<String, AzureScaleSetProvider> providers = new ConcurrentHashMap<>();
     private final Map<String, Growth> growth = new ConcurrentHashMap<>();
     private volatile List<Member> members = List.of();
+    private volatile List<String> groupScaleSets = List.of();
+    private volatile List<Member> sealedAtListing = List.of();
     private volatile Map<String, Member> ownerOf = Map.of();
     private volatile Map<String, List<Instance>> listed = Map.of();
 
@@ -83,6 +86,10 @@ public final class SpanningScaleSetProvider implements CloudProvider {
         for (Member member : found) {
             List<Instance> instances = member.provider().list();
             byMember.put(key(member.name()), instances);
+            Growth asked = growth.get(key(member.name()));
+            if (asked != null && instances.stream().filter(i -> i.state().active()).count() >= asked.capacity()) {
+                growth.remove(key(member.name()));
+            }
             for (Instance instance : instances) {
                 owners.put(instance.id(), member);
                 if (!(member.sealed() && instance.state() == PowerState.STOPPED)) {
@@ -91,6 +98,7 @@ public final class SpanningScaleSetProvider implements CloudProvider {
             }
         }
         members = found;
+        sealedAtListing = found.stream().filter(Member::sealed).toList();
         ownerOf = owners;
         listed = byMember;
         return all;
@@ -165,31 +173,33 @@ public final class SpanningScaleSetProvider implements CloudProvider {
             remaining -= made.created().size();
             failure = made.failure();
         }
-        if (remaining > 0 && failure == null) {
-            failure = new CapacityException(remaining + " instances of pool " + pool.pool() + " found no room: every "
-                    + "scale set is sealed or full, and one new scale set is made per cycle");
-        }
+        // What is still missing (one new scale set per cycle) is asked for again next cycle: no reason to back off.
         return new CreateResult(created, failure, sealed);
     }
 
-    /** Deletes the stopped instances of sealed scale sets, and sealed scale sets (never the template) once empty. */
+    /**
+     * Deletes the stopped instances of the scale sets that were sealed when the cycle listed them, and such a
+     * scale set (never the template) once empty, each on a listing of its own taken now: an instance started
+     * this cycle is not stopped any more, and a scale set sealed this cycle is left for the next.
+     */
     @Override
     public List<String> tidy() throws CloudException, InterruptedException {
         List<String> done = new ArrayList<>();
-        for (Member member : members) {
-            if (!member.sealed() || !gate.open()) {
-                continue;
+        for (Member member : sealedAtListing) {
+            if (!gate.open()) {
+                break;
             }
-            List<Instance> instances = listed.getOrDefault(key(member.name()), List.of());
-            List<Instance> stopped = instances.stream().filter(i -> i.state() == PowerState.STOPPED).toList();
+            List<Instance> now = member.provider().list();
+            List<Instance> stopped = now.stream().filter(i -> i.state() == PowerState.STOPPED).toList();
             if (!stopped.isEmpty()) {
                 InstanceResults results = member.provider().stop(stopped, StopAction.DELETE);
-                done.add("deleted " + results.done().size() + " stopped instances of sealed scale set "
+                done.add("asked to delete " + results.done().size() + " stopped instances of sealed scale set "
                         + member.name());
             }
-            if (instances.isEmpty() && !member.name().equalsIgnoreCase(pool.scaleSet())) {
-                deleteScaleSet(member.name());
-                done.add("deleted sealed scale set " + member.name() + ", which is empty");
+            if (now.isEmpty() && !member.name().equalsIgnoreCase(pool.scaleSet())) {
+                String unfinished = deleteScaleSet(member.name());
+                done.add((unfinished == null ? "deleted" : "asked to delete (" + unfinished + ")")
+                        + " sealed scale set " + member.name() + ", which is empty");
             }
         }
         return done;
@@ -205,10 +215,12 @@ public final class SpanningScaleSetProvider implements CloudProvider {
         return template.spot();
     }
 
+    /** The template and any {@code <template>-n}: known before the first listing, as messages may come first. */
     @Override
     public boolean manages(String resourceGroup, String scaleSet) {
-        return members.stream().anyMatch(m -> m.provider().manages(resourceGroup, scaleSet))
-                || template.manages(resourceGroup, scaleSet);
+        return pool.resourceGroup().equalsIgnoreCase(resourceGroup)
+                && (scaleSet.equalsIgnoreCase(pool.scaleSet()) || scaleSet.toLowerCase(Locale.ROOT)
+                        .matches(Pattern.quote(pool.scaleSet().toLowerCase(Locale.ROOT)) + "-[0-9]+"));
     }
 
     @Override
@@ -230,6 +242,7 @@ public final class SpanningScaleSetProvider implements CloudProvider {
         } catch (RuntimeException e) {
             throw ArmErrors.map("list the scale sets of resource group " + pool.resourceGroup(), e, 0);
         }
+        groupScaleSets = sets.stream().map(VirtualMachineScaleSetInner::name).toList();
         List<Member> found = new ArrayList<>();
         sets.stream().filter(s -> s.name().equalsIgnoreCase(pool.scaleSet())).findFirst()
                 .ifPresent(s -> found.add(new Member(s.name(), template, tag(s, SEALED_TAG) != null)));
@@ -260,15 +273,16 @@ public final class SpanningScaleSetProvider implements CloudProvider {
                 + " after " + pool.sealAfter().toMinutes() + " minutes (pool." + pool.pool() + ".azure.sealAfter)";
     }
 
-    private CreateResult.Sealing seal(String name, String reason) throws InterruptedException {
+    private CreateResult.Sealing seal(String name, String why) {
+        String reason = why;
         TagsPatchResource merge = new TagsPatchResource().withOperation(TagsPatchOperation.MERGE)
                 .withProperties(new Tags().withTags(Map.of(SEALED_TAG, clock.instant().toString())));
         try {
             clients.compute(pool.subscriptionId()).resourceManager().serviceClient().getTagOperations()
                     .updateAtScope(scaleSetId(name), merge);
         } catch (RuntimeException e) {
-            return new CreateResult.Sealing(name, reason + " (its tag " + SEALED_TAG + " could not be written: "
-                    + ArmErrors.map("tag scale set " + name, e, 0).getMessage() + "; the pool's state keeps it)");
+            reason = reason + " (its tag " + SEALED_TAG + " could not be written: " + ArmErrors.map("tag scale set "
+                    + name, e, 0).getMessage() + "; sealed until this scaler restarts)";
         }
         List<Member> now = new ArrayList<>();
         for (Member member : members) {
@@ -331,21 +345,24 @@ public final class SpanningScaleSetProvider implements CloudProvider {
         return new CreateResult(created, failure, sealed);
     }
 
-    private void deleteScaleSet(String name) throws CloudException, InterruptedException {
+    /** @return null when deleted, else why it is not known to be yet */
+    private String deleteScaleSet(String name) throws CloudException, InterruptedException {
+        String unfinished;
         try {
-            operations.await(scaleSets().beginDelete(pool.resourceGroup(), name));
+            unfinished = operations.await(scaleSets().beginDelete(pool.resourceGroup(), name));
         } catch (RuntimeException e) {
             throw ArmErrors.map("delete sealed scale set " + name, e, 0);
         }
-        providers.remove(key(name));
         growth.remove(key(name));
+        return unfinished;
     }
 
-    /** The smallest {@code <template>-n}, n from 2, that no scale set of the resource group has. */
+    /** The smallest {@code <template>-n}, n from 2, that no scale set of the resource group has, this pool's or not. */
     private String nextName() {
         for (int n = 2; ; n++) {
             String candidate = pool.scaleSet() + "-" + n;
-            if (members.stream().noneMatch(m -> m.name().equalsIgnoreCase(candidate))) {
+            if (groupScaleSets.stream().noneMatch(name -> name.equalsIgnoreCase(candidate))
+                    && members.stream().noneMatch(m -> m.name().equalsIgnoreCase(candidate))) {
                 return candidate;
             }
         }
