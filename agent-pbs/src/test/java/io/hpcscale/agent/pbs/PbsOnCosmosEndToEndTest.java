@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
-import java.util.concurrent.Callable;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -37,28 +36,6 @@ class PbsOnCosmosEndToEndTest {
 
     @TempDir
     Path dir;
-
-    private Path config(String host, String text) throws IOException {
-        Path home = Files.createDirectories(dir.resolve(host));
-        Path file = home.resolve("hpcscale.properties");
-        Files.writeString(file, text);
-        return file;
-    }
-
-    private static void until(Duration timeout, String what, List<ServiceProcess> services, Callable<Boolean> done)
-            throws Exception {
-        Instant deadline = Instant.now().plus(timeout);
-        while (!done.call()) {
-            if (Instant.now().isAfter(deadline)) {
-                StringBuilder logs = new StringBuilder();
-                for (ServiceProcess service : services) {
-                    logs.append("\n--- ").append(service.output());
-                }
-                throw new AssertionError("not within " + timeout.toSeconds() + " s: " + what + logs);
-            }
-            Thread.sleep(100);
-        }
-    }
 
     private static long count(List<String[]> log, String action) {
         return log.stream().filter(e -> e[1].equals(action)).count();
@@ -82,10 +59,12 @@ class PbsOnCosmosEndToEndTest {
             }
         }, 200, 200, TimeUnit.MILLISECONDS);
         String container = "e2e-pbs-" + UUID.randomUUID();
-        Path agentConfig = config("head", ServiceProcess.cosmosSettings(dir.resolve("head"), container)
+        Path agentConfig = ServiceProcess.config(dir, "head",
+                ServiceProcess.cosmosSettings(dir.resolve("head"), container)
                 + "agent.host = head\n"
                 + "pool.workq.queue = workq\n");
-        Path scalerConfig = config("manager", ServiceProcess.cosmosSettings(dir.resolve("manager"), container)
+        Path scalerConfig = ServiceProcess.config(dir, "manager",
+                ServiceProcess.cosmosSettings(dir.resolve("manager"), container)
                 + "pool.workq.provider = command\n"
                 + "pool.workq.cpus = 4\n"
                 + "pool.workq.memoryMb = 8000\n"
@@ -99,7 +78,7 @@ class PbsOnCosmosEndToEndTest {
                 ServiceProcess scaler = ServiceProcess.start("scaler", ScalerMain.class.getName(), scalerConfig,
                         dir.resolve("manager/scaler.log"), List.of())) {
             List<ServiceProcess> services = List.of(agent, scaler);
-            until(Duration.ofMinutes(2), "both services ran a cycle", services,
+            ServiceProcess.awaitUntil(Duration.ofMinutes(2), "both services ran a cycle", services,
                     () -> agent.output().contains("cycle: read") && scaler.output().contains("cycle: 1 pools"));
 
             List<Double> latencies = new ArrayList<>();
@@ -111,7 +90,7 @@ class PbsOnCosmosEndToEndTest {
                 Thread.sleep(phase.nextInt(10_000));
                 Instant submitted = Instant.now();
                 String job = server.submit();
-                until(Duration.ofMinutes(3), "the start call for job " + job, services,
+                ServiceProcess.awaitUntil(Duration.ofMinutes(3), "the start call for job " + job, services,
                         () -> count(server.powerLog(), "start") >= starts);
                 Instant started = server.powerLog().stream().filter(e -> e[1].equals("start"))
                         .map(e -> Instant.ofEpochMilli((long) (Double.parseDouble(e[0]) * 1000)))
@@ -119,12 +98,12 @@ class PbsOnCosmosEndToEndTest {
                 latencies.add(Duration.between(submitted, started).toMillis() / 1000.0);
                 jobs.add(job);
             }
-            until(Duration.ofMinutes(1), "every job running", services,
+            ServiceProcess.awaitUntil(Duration.ofMinutes(1), "every job running", services,
                     () -> jobs.stream().allMatch(server::running));
             assertEquals(ROUNDS, count(server.powerLog(), "start"), "one node per exclusive job, no more");
 
             server.endAll();
-            until(Duration.ofMinutes(5), "every node drained and stopped", services,
+            ServiceProcess.awaitUntil(Duration.ofMinutes(5), "every node drained and stopped", services,
                     () -> count(server.powerLog(), "stop") == ROUNDS);
             assertEquals(List.of(), server.violations(), "a node was stopped while it ran a job");
             assertEquals(ROUNDS, pbs.calls().stream().filter(c -> c.startsWith("pbsnodes -o")).count(),

@@ -17,7 +17,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.UUID;
-import java.util.concurrent.Callable;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -47,28 +46,6 @@ class SlurmOnCosmosEndToEndTest {
         Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
     }
 
-    private Path config(String host, String text) throws IOException {
-        Path home = Files.createDirectories(dir.resolve(host));
-        Path file = home.resolve("hpcscale.properties");
-        Files.writeString(file, text);
-        return file;
-    }
-
-    private static void until(Duration timeout, String what, List<ServiceProcess> services, Callable<Boolean> done)
-            throws Exception {
-        Instant deadline = Instant.now().plus(timeout);
-        while (!done.call()) {
-            if (Instant.now().isAfter(deadline)) {
-                StringBuilder logs = new StringBuilder();
-                for (ServiceProcess service : services) {
-                    logs.append("\n--- ").append(service.output());
-                }
-                throw new AssertionError("not within " + timeout.toSeconds() + " s: " + what + logs);
-            }
-            Thread.sleep(200);
-        }
-    }
-
     private static long count(List<String[]> log, String action) {
         return log.stream().filter(e -> e[1].equals(action)).count();
     }
@@ -77,11 +54,13 @@ class SlurmOnCosmosEndToEndTest {
     void agentAndScalerSharingOnlyCosmosStartNodesSecondsAfterSbatchAndStopThemDrained() throws Exception {
         String container = "e2e-slurm-" + UUID.randomUUID();
         try (RealSlurm slurm = RealSlurm.start(dir.resolve("slurm"), "--static", Integer.toString(ROUNDS))) {
-            Path agentConfig = config("head", ServiceProcess.cosmosSettings(dir.resolve("head"), container)
+            Path agentConfig = ServiceProcess.config(dir, "head",
+                ServiceProcess.cosmosSettings(dir.resolve("head"), container)
                     + "agent.host = head\n"
                     + "agent.slurm.slurmConf = " + slurm.slurmConf() + "\n"
                     + "pool.batch.partition = batch\n");
-            Path scalerConfig = config("manager", ServiceProcess.cosmosSettings(dir.resolve("manager"), container)
+            Path scalerConfig = ServiceProcess.config(dir, "manager",
+                ServiceProcess.cosmosSettings(dir.resolve("manager"), container)
                     + "pool.batch.provider = command\n"
                     + "pool.batch.cpus = 4\n"
                     + "pool.batch.memoryMb = 8000\n"
@@ -95,7 +74,7 @@ class SlurmOnCosmosEndToEndTest {
                     ServiceProcess scaler = ServiceProcess.start("scaler", ScalerMain.class.getName(), scalerConfig,
                             dir.resolve("manager/scaler.log"), List.of())) {
                 List<ServiceProcess> services = List.of(agent, scaler);
-                until(Duration.ofMinutes(2), "both services ran a cycle", services,
+                ServiceProcess.awaitUntil(Duration.ofMinutes(2), "both services ran a cycle", services,
                         () -> agent.output().contains("cycle: read") && scaler.output().contains("cycle: 1 pools"));
 
                 List<Double> latencies = new ArrayList<>();
@@ -108,13 +87,13 @@ class SlurmOnCosmosEndToEndTest {
                     Instant submitted = Instant.now();
                     String job = slurm.sbatch("-N", "1", "--exclusive", "--wrap", "sleep 900");
                     jobs.add(job);
-                    until(Duration.ofMinutes(3), "the start call for job " + job, services,
+                    ServiceProcess.awaitUntil(Duration.ofMinutes(3), "the start call for job " + job, services,
                             () -> count(slurm.powerLog(), "start") >= starts);
                     Instant started = slurm.powerLog().stream().filter(e -> e[1].equals("start"))
                             .map(e -> RealSlurm.epoch(e[0])).max(Instant::compareTo).orElseThrow();
                     latencies.add(Duration.between(submitted, started).toMillis() / 1000.0);
                 }
-                until(Duration.ofMinutes(2), "every job running", services, () -> {
+                ServiceProcess.awaitUntil(Duration.ofMinutes(2), "every job running", services, () -> {
                     for (String job : jobs) {
                         if (!"RUNNING".equals(state(slurm, job))) {
                             return false;
@@ -125,7 +104,7 @@ class SlurmOnCosmosEndToEndTest {
                 assertEquals(ROUNDS, count(slurm.powerLog(), "start"), "one node per exclusive job, no more");
 
                 slurm.scancel(jobs);
-                until(Duration.ofMinutes(5), "every node drained and stopped", services,
+                ServiceProcess.awaitUntil(Duration.ofMinutes(5), "every node drained and stopped", services,
                         () -> slurm.runningNodes().isEmpty());
                 assertEquals(ROUNDS, count(slurm.powerLog(), "stop"));
                 assertEquals(List.of(), slurm.violations(), "a node was stopped while Slurm had a job on it");

@@ -4,9 +4,12 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -49,6 +52,33 @@ public final class ServiceProcess implements AutoCloseable {
     }
 
     /** A file holding the local Cosmos server's key, readable by its owner only, as the store requires. */
+    /** Writes a host's properties file under {@code dir/<host>/}, as if each service ran on its own machine. */
+    public static Path config(Path dir, String host, String text) throws IOException {
+        Path home = Files.createDirectories(dir.resolve(host));
+        Path file = home.resolve("hpcscale.properties");
+        Files.writeString(file, text);
+        return file;
+    }
+
+    /**
+     * Waits until {@code done} holds, polling every 100 ms; after {@code timeout} fails with {@code what} and the
+     * services' output, which is what tells why.
+     */
+    public static void awaitUntil(Duration timeout, String what, List<ServiceProcess> services,
+            Callable<Boolean> done) throws Exception {
+        Instant deadline = Instant.now().plus(timeout);
+        while (!done.call()) {
+            if (Instant.now().isAfter(deadline)) {
+                StringBuilder logs = new StringBuilder();
+                for (ServiceProcess service : services) {
+                    logs.append("\n--- ").append(service.output());
+                }
+                throw new AssertionError("not within " + timeout.toSeconds() + " s: " + what + logs);
+            }
+            Thread.sleep(100);
+        }
+    }
+
     public static Path cosmosKeyFile(Path dir) throws IOException {
         Path key = Files.createDirectories(dir).resolve("cosmos.key");
         Files.writeString(key, CosmosTestServer.KEY);
