@@ -104,8 +104,9 @@ class SlurmOnCosmosEndToEndTest {
                 assertEquals(ROUNDS, count(slurm.powerLog(), "start"), "one node per exclusive job, no more");
 
                 slurm.scancel(jobs);
+                // The stand-in stop logs its line only once slurmd is gone: wait for both.
                 ServiceProcess.awaitUntil(Duration.ofMinutes(5), "every node drained and stopped", services,
-                        () -> slurm.runningNodes().isEmpty());
+                        () -> slurm.runningNodes().isEmpty() && count(slurm.powerLog(), "stop") >= ROUNDS);
                 assertEquals(ROUNDS, count(slurm.powerLog(), "stop"));
                 assertEquals(List.of(), slurm.violations(), "a node was stopped while Slurm had a job on it");
 
