@@ -5,8 +5,11 @@ import io.hpcscale.common.codec.DocumentCodec;
 import io.hpcscale.common.model.DocumentKey;
 import io.hpcscale.common.model.DocumentType;
 import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -37,6 +40,8 @@ public final class SqliteClusterLoadStore implements ClusterLoadStore {
     private static final Logger log = LoggerFactory.getLogger(SqliteClusterLoadStore.class);
     private static final int SCHEMA_VERSION = 1;
     private static final int BUSY_ATTEMPTS = 5;
+    private static final Set<PosixFilePermission> OWNER_ONLY_DIRECTORY = PosixFilePermissions.fromString("rwx------");
+    private static final Set<PosixFilePermission> OWNER_ONLY_FILE = PosixFilePermissions.fromString("rw-------");
 
     private final Path path;
     private final Duration busyTimeout;
@@ -396,11 +401,19 @@ public final class SqliteClusterLoadStore implements ClusterLoadStore {
         try {
             Path parent = path.toAbsolutePath().getParent();
             if (parent != null && !Files.isDirectory(parent)) {
-                Files.createDirectories(parent);
+                Files.createDirectories(parent, PosixFilePermissions.asFileAttribute(OWNER_ONLY_DIRECTORY));
             }
+            // Created here, before SQLite opens it, so that the file (and the WAL and shared-memory files SQLite
+            // gives the same mode) is the service user's alone whatever the umask; an existing file keeps the mode
+            // its administrator chose.
+            if (!Files.exists(path)) {
+                Files.createFile(path, PosixFilePermissions.asFileAttribute(OWNER_ONLY_FILE));
+            }
+        } catch (FileAlreadyExistsException e) {
+            // Another process created it between the check and the creation: its mode is just as right.
         } catch (IOException e) {
-            throw new StoreException("cannot create the directory of the SQLite file " + path + " ("
-                    + e.getMessage() + "): create it, or set store.sqlite.path to a writable place", e);
+            throw new StoreException("cannot create the SQLite file " + path + " or its directory ("
+                    + e.getMessage() + "): create them, or set store.sqlite.path to a writable place", e);
         }
         try {
             connection = connect();

@@ -8,6 +8,7 @@ import io.hpcscale.common.model.DocumentKey;
 import io.hpcscale.common.model.DocumentType;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -37,6 +38,27 @@ class SqliteClusterLoadStoreTest extends ClusterLoadStoreContract {
             rs.next();
             assertEquals("wal", rs.getString(1));
         }
+    }
+
+    @Test
+    void createsTheFileAndItsDirectoryReadableByTheServiceUserOnly() throws Exception {
+        store.upsertAll(List.of(doc("jobs", "a", "1", 1)));
+        assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve("nested"))));
+        try (var files = Files.list(dir.resolve("nested"))) {
+            for (Path file : files.toList()) {
+                assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)),
+                        file.getFileName().toString());
+            }
+        }
+    }
+
+    @Test
+    void keepsTheModeAnAdministratorGaveAnExistingFile() throws Exception {
+        store.close();
+        Path file = dir.resolve("nested/clusterload.db");
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r-----"));
+        store = newStore(clock);
+        assertEquals("rw-r-----", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
     }
 
     @Test
