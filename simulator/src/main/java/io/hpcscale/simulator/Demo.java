@@ -206,7 +206,7 @@ public final class Demo {
                 result.starts(), result.stops(), peak, result.activeAtEnd(), pool.min());
         out.printf("  cost       %.1f instance-hours for %.1f node-hours of jobs (%.0f%% busy)%n", instanceHours,
                 jobHours, instanceHours == 0 ? 0 : 100 * jobHours / instanceHours);
-        out.printf("  store      inspect what the scaler saw: bin/hpcscale-scaler documents --config %s --type "
+        out.printf("  store      inspect what the scaler saw: hpcscale-scaler documents --config %s --type "
                 + "events%n", config);
         return result;
     }
