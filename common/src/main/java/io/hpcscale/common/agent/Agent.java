@@ -38,6 +38,8 @@ import org.slf4j.LoggerFactory;
  * signature (a job queued or gone) and the scaler's drain marker (a drain asked for or withdrawn).
  */
 public final class Agent {
+    /** How a problem of the store begins in the heartbeat's {@code LastError}. */
+    static final String STORE_PROBLEM = "store: ";
     private static final Logger log = LoggerFactory.getLogger(Agent.class);
     /** The agent re-reads its documents from the store this often, repairing anything changed behind its back. */
     static final Duration RESYNC_INTERVAL = Duration.ofHours(1);
@@ -87,7 +89,7 @@ public final class Agent {
         try {
             cycle.run();
         } catch (StoreException e) {
-            cycle.problems.add("store: " + e.getMessage());
+            cycle.problems.add(STORE_PROBLEM + e.getMessage());
             written = null;
         } catch (SchedulerReadException e) {
             cycle.problems.add(e.getMessage());

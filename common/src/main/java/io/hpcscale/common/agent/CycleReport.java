@@ -33,6 +33,14 @@ public record CycleReport(
         problems = List.copyOf(problems);
     }
 
+    /** Why the cycle failed, as a metric's label: store or scheduler; null when it succeeded. */
+    public String failureKind() {
+        if (succeeded) {
+            return null;
+        }
+        return problems.stream().anyMatch(p -> p.startsWith(Agent.STORE_PROBLEM)) ? "store" : "scheduler";
+    }
+
     /** The problems in one line, or null. */
     public String error() {
         return problems.isEmpty() ? null : String.join("; ", problems);

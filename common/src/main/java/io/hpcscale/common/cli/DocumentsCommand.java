@@ -28,8 +28,8 @@ public final class DocumentsCommand implements Callable<Integer> {
     private CommandSpec spec;
 
     @Option(names = "--type", paramLabel = "TYPE",
-            description = "Only documents of this type: jobs, vms, drains, agents, events, power, lease or "
-                    + "scalerstate.")
+            description = "Only documents of this type: jobs, vms, drains, agents, events, power, lease, "
+                    + "scalerstate, target, marker or usage.")
     private String type;
 
     @Option(names = "--pool", paramLabel = "POOL", description = "Only documents of this pool.")

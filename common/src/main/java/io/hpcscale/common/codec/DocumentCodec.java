@@ -24,8 +24,11 @@ import io.hpcscale.common.model.PowerDocument;
 import io.hpcscale.common.model.RemovalRecord;
 import io.hpcscale.common.model.ScalerStateDocument;
 import io.hpcscale.common.model.StopKind;
+import io.hpcscale.common.model.UsageDocument;
 import io.hpcscale.common.model.VmDocument;
 import java.time.Instant;
+import java.time.LocalDate;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
@@ -63,6 +66,8 @@ public final class DocumentCodec {
             encodeState(state, json);
         } else if (document instanceof ChangeMarkerDocument marker) {
             putInstant(json, Fields.CHANGED_AT, marker.changedAt());
+        } else if (document instanceof UsageDocument usage) {
+            encodeUsage(usage, json);
         } else if (document instanceof PoolTargetDocument target) {
             json.put(Fields.TARGET, target.target());
             putInstant(json, Fields.SET_AT, target.setAt());
@@ -96,6 +101,7 @@ public final class DocumentCodec {
             case MARKER -> new ChangeMarkerDocument(fields.requiredText(Fields.ID),
                     fields.requiredInstant(Fields.CHANGED_AT));
             case TARGET -> decodeTarget(fields);
+            case USAGE -> decodeUsage(fields);
         };
     }
 
@@ -277,6 +283,34 @@ public final class DocumentCodec {
                 fields.optionalText(Fields.REASON),
                 fields.optionalText(Fields.OUTCOME),
                 fields.number(Fields.TTL, 0));
+    }
+
+    private static void encodeUsage(UsageDocument usage, ObjectNode json) {
+        json.put(Fields.DAY, usage.day().toString());
+        json.put(Fields.INSTANCE_SECONDS, usage.instanceSeconds());
+        json.put(Fields.BUSY_SECONDS, usage.busySeconds());
+        putInstant(json, Fields.LAST_SAMPLE_AT, usage.lastSampleAt());
+        json.put(Fields.LAST_ACTIVE, usage.lastActive());
+        json.put(Fields.LAST_BUSY, usage.lastBusy());
+        json.put(Fields.TTL, UsageDocument.KEPT_FOR.toSeconds());
+    }
+
+    private static UsageDocument decodeUsage(FieldReader fields) {
+        String day = fields.requiredText(Fields.DAY);
+        LocalDate parsed;
+        try {
+            parsed = LocalDate.parse(day);
+        } catch (DateTimeParseException e) {
+            throw fields.fail(Fields.DAY, "is not a date: '" + day + "'");
+        }
+        return new UsageDocument(
+                fields.requiredText(Fields.POOL_NAME),
+                parsed,
+                fields.decimal(Fields.INSTANCE_SECONDS),
+                fields.decimal(Fields.BUSY_SECONDS),
+                fields.requiredInstant(Fields.LAST_SAMPLE_AT),
+                fields.intNumber(Fields.LAST_ACTIVE, 0),
+                fields.intNumber(Fields.LAST_BUSY, 0));
     }
 
     private static void encodePower(PowerDocument power, ObjectNode json) {

@@ -64,6 +64,18 @@ final class FieldReader {
         throw fail(field, "is not a number");
     }
 
+    /** A non-negative finite number, 0 when missing. */
+    double decimal(String field) {
+        JsonNode node = json.get(field);
+        if (node == null || node.isNull()) {
+            return 0;
+        }
+        if (!node.isNumber() || !Double.isFinite(node.asDouble()) || node.asDouble() < 0) {
+            throw fail(field, "is not a non-negative number: " + node);
+        }
+        return node.asDouble();
+    }
+
     int intNumber(String field, int fallback) {
         long value = number(field, fallback);
         if (value < Integer.MIN_VALUE || value > Integer.MAX_VALUE) {

@@ -56,6 +56,13 @@ final class Fields {
     static final String OUTCOME = "Outcome";
     static final String TTL = "ttl";
 
+    static final String DAY = "Day";
+    static final String INSTANCE_SECONDS = "InstanceSeconds";
+    static final String BUSY_SECONDS = "BusySeconds";
+    static final String LAST_SAMPLE_AT = "LastSampleAt";
+    static final String LAST_ACTIVE = "LastActive";
+    static final String LAST_BUSY = "LastBusy";
+
     static final String CONSECUTIVE_BOOT_FAILURES = "ConsecutiveBootFailures";
     static final String BACKOFF_UNTIL = "BackoffUntil";
     static final String BACKOFF_REASON = "BackoffReason";

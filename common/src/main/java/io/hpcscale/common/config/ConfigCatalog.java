@@ -232,6 +232,23 @@ public final class ConfigCatalog {
                 .describe("How long the store keeps the scaler's events documents.")
                 .build());
 
+        keys.add(key("metrics.port", ValueKind.INTEGER, "0", Set.of(SCALER)).minimum(0)
+                .describe("The scaler's Prometheus metrics and health check, over HTTP on this port: /metrics and "
+                        + "/healthz. 0 turns them off.")
+                .build());
+        keys.add(key("metrics.agentPort", ValueKind.INTEGER, "0", AGENTS).minimum(0)
+                .describe("The agent's /metrics and /healthz on this port, apart from the scaler's so that both may "
+                        + "run on one host with one configuration. 0 turns them off.")
+                .build());
+        keys.add(key("metrics.address", ValueKind.STRING, "0.0.0.0", ALL)
+                .describe("The address the metrics port listens on: 0.0.0.0 for every interface (Prometheus "
+                        + "usually scrapes from another host; the metrics hold pool and node counts, no secret), "
+                        + "127.0.0.1 for this host only.")
+                .build());
+        keys.add(key("metrics.unhealthyAfter", ValueKind.INTEGER, "3", ALL).minimum(1)
+                .describe("/healthz fails after this many cycles in a row failed (and, for the scaler, at once when "
+                        + "it loses the lease it held).")
+                .build());
         keys.add(key("pool.<name>.provider", ValueKind.CHOICE, null, Set.of(SCALER)).requiredBy(SCALER)
                 .choices("azure", "command", "simulated")
                 .describe("How the pool's instances are started and stopped: azure (an Azure Virtual Machine Scale "
@@ -285,6 +302,14 @@ public final class ConfigCatalog {
         keys.add(key("pool.<name>.capacityBackoff", ValueKind.DURATION, "10m", Set.of(SCALER)).minimumMillis(0)
                 .describe("How long a pool starts nothing after a capacity or quota error, or after "
                         + "bootFailuresBeforeBackoff failed boots in a row.")
+                .build());
+        keys.add(key("pool.<name>.pricePerHour", ValueKind.DECIMAL, null, Set.of(SCALER))
+                .describe("What one instance of the pool costs per hour, in any currency: hpcscale-scaler usage "
+                        + "then reports cost. Default: no cost reported.")
+                .build());
+        keys.add(key("pool.<name>.vmSize", ValueKind.STRING, null, Set.of(SCALER))
+                .describe("The pool's VM size as reports name it (Standard_HB120rs_v3). Default: its shape, "
+                        + "cpus/memory/gpus.")
                 .build());
         keys.add(key("pool.<name>.target", ValueKind.CHOICE, "demand", Set.of(SCALER)).choices("demand", "fixed")
                 .describe("How many instances the pool runs: demand (what the scheduler's queued jobs need, between "

@@ -195,6 +195,12 @@ public final class ConfigLoader {
                         return "expected a size of at least " + spec.minimum() + " bytes";
                     }
                 }
+                case DECIMAL -> {
+                    double number = Double.parseDouble(text);
+                    if (!Double.isFinite(number) || number < 0) {
+                        return "expected " + spec.expected();
+                    }
+                }
                 case BOOLEAN -> {
                     if (!text.equalsIgnoreCase("true") && !text.equalsIgnoreCase("false")) {
                         return "expected " + spec.expected();

@@ -77,6 +77,10 @@ public final class Settings {
         return optionalString(key).map(v -> Long.parseLong(v.trim()));
     }
 
+    public Optional<Double> optionalDecimal(String key) {
+        return optionalString(key).map(v -> Double.parseDouble(v.trim()));
+    }
+
     public boolean bool(String key) {
         return Boolean.parseBoolean(string(key).trim());
     }

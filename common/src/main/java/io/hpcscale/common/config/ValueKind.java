@@ -9,6 +9,7 @@ public enum ValueKind {
     PATH("a file path"),
     REGEX("a Java regular expression"),
     SIZE("a size like 512MB, 2GB or 65536 (bytes; units KB, MB, GB)"),
+    DECIMAL("a number like 3.6 or 0.25, not negative"),
     CHOICE("one of the listed values");
 
     private final String expected;

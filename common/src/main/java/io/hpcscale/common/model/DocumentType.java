@@ -14,7 +14,8 @@ public enum DocumentType {
     POWER("power"),
     SCALER_STATE("scalerstate"),
     TARGET("target"),
-    MARKER("marker");
+    MARKER("marker"),
+    USAGE("usage");
 
     private final String wireName;
 

@@ -14,8 +14,10 @@ import io.hpcscale.common.model.JobDocument;
 import io.hpcscale.common.model.JobState;
 import io.hpcscale.common.model.NodeJobStatus;
 import io.hpcscale.common.model.Placement;
+import io.hpcscale.common.model.UsageDocument;
 import io.hpcscale.common.model.VmDocument;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -38,13 +40,26 @@ class DocumentCodecTest {
         List<ClusterLoadDocument> documents = List.of(job(), vm(),
                 DrainDocument.request("pinta00", "node1", "idle 5m", T),
                 new AgentDocument("agent-head-pbs", "pbs", "head", "0.1.0", T, 230, List.of("pinta00"), null, T),
-                new EventDocument("evt-1", "pinta00", T, "start", List.of("vmss_1"), "2 jobs queued", "ok", 86400));
+                new EventDocument("evt-1", "pinta00", T, "start", List.of("vmss_1"), "2 jobs queued", "ok", 86400),
+                new UsageDocument("pinta00", LocalDate.parse("2026-11-22"), 7260.5, 3600.25, T, 3, 1));
         for (ClusterLoadDocument document : documents) {
             ObjectNode json = codec.encode(document);
             assertEquals(1, json.get("SchemaVersion").asInt());
             assertEquals(document.type().wireName(), json.get("Type").asText());
             assertEquals(document, codec.decode(codec.parse(json.toString())));
         }
+    }
+
+    @Test
+    void refusesAUsageDayThatIsNotADateOrSecondsThatAreNegative() {
+        ObjectNode json = codec.encode(new UsageDocument("p", LocalDate.parse("2026-11-22"), 1, 1, T, 1, 1));
+        json.put("Day", "yesterday");
+        assertTrue(assertThrows(DocumentFormatException.class, () -> codec.decode(json)).getMessage()
+                .contains("Day is not a date"));
+        json.put("Day", "2026-11-22");
+        json.put("InstanceSeconds", -5);
+        assertTrue(assertThrows(DocumentFormatException.class, () -> codec.decode(json)).getMessage()
+                .contains("InstanceSeconds is not a non-negative number"));
     }
 
     @Test

@@ -6,7 +6,7 @@ import io.hpcscale.common.cli.RootCommand;
 import io.hpcscale.common.config.Component;
 import picocli.CommandLine;
 
-/** The production scaler's commands: run, once, plan, check, set-capacity, documents. */
+/** The production scaler's commands: run, once, plan, check, set-capacity, status, events, usage, documents. */
 public final class ScalerMain {
     private ScalerMain() {
     }
@@ -18,6 +18,9 @@ public final class ScalerMain {
         commandLine.addSubcommand("plan", new ScalerPlanCommand());
         commandLine.addSubcommand("check", new CheckCommand());
         commandLine.addSubcommand("set-capacity", new SetCapacityCommand());
+        commandLine.addSubcommand("status", new StatusCommand());
+        commandLine.addSubcommand("events", new EventsCommand());
+        commandLine.addSubcommand("usage", new UsageCommand());
         commandLine.addSubcommand("documents", new DocumentsCommand());
         return commandLine;
     }

@@ -1,7 +1,9 @@
 package io.hpcscale.scaler.cli;
 
 import io.hpcscale.common.cli.RootCommand;
+import io.hpcscale.common.config.Settings;
 import io.hpcscale.common.loop.ServiceLoop;
+import io.hpcscale.common.metrics.MetricsServer;
 import java.time.Clock;
 import java.util.concurrent.Callable;
 import org.slf4j.Logger;
@@ -24,10 +26,13 @@ final class ScalerRunCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         Clock clock = Clock.systemUTC();
-        try (ScalerRuntime runtime = ScalerRuntime.start(root.loadSettings(), clock)) {
+        Settings settings = root.loadSettings();
+        try (ScalerRuntime runtime = ScalerRuntime.start(settings, clock);
+                MetricsServer.Handle metrics = runtime.serveMetrics(settings)) {
             ServiceLoop loop = new ServiceLoop(clock, runtime.interval(), runtime::serviceCycle);
-            log.info("hpcscale-scaler started for {} pools, a cycle every {}s{}", runtime.scaler().pools().size(),
-                    runtime.interval().toSeconds(), runtime.dryRun() ? ", DRY RUN: nothing will be touched" : "");
+            log.info("hpcscale-scaler started for {} pools, a cycle every {}s{}{}", runtime.scaler().pools().size(),
+                    runtime.interval().toSeconds(), metrics.describe(),
+                    runtime.dryRun() ? ", DRY RUN: nothing will be touched" : "");
             loop.runUntilShutdown(runtime.grace(), runtime::stopActing);
             boolean clean = runtime.shutDown();
             log.info("hpcscale-scaler stopped{}", clean ? "" : " with a call still in flight");

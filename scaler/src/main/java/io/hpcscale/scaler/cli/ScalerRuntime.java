@@ -4,13 +4,17 @@ import io.hpcscale.common.config.ConfigException;
 import io.hpcscale.common.config.Settings;
 import io.hpcscale.common.exec.ZtExecCommandRunner;
 import io.hpcscale.common.store.ClusterLoadStore;
+import io.hpcscale.common.metrics.Health;
+import io.hpcscale.common.metrics.MetricsServer;
 import io.hpcscale.common.store.DocumentStore;
 import io.hpcscale.common.store.StoreFactory;
 import io.hpcscale.scaler.cloud.CloudProvider;
 import io.hpcscale.scaler.cloud.CloudProviders;
 import io.hpcscale.scaler.cloud.SimulatedCloud;
 import io.hpcscale.scaler.plan.Planner;
+import io.hpcscale.scaler.metrics.ScalerMetrics;
 import io.hpcscale.scaler.pool.PoolConfig;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.hpcscale.scaler.pool.PoolConfigs;
 import io.hpcscale.scaler.removal.RemovalQueueSettings;
 import io.hpcscale.scaler.removal.StorageQueueRemovalQueue;
@@ -44,10 +48,13 @@ final class ScalerRuntime implements AutoCloseable {
     private final Duration quickInterval;
     private final Duration grace;
     private final boolean dryRun;
+    private final ScalerMetrics metrics;
+    private final PrometheusRegistry registry;
+    private final Health health;
     private Instant nextCycle;
 
     private ScalerRuntime(ClusterLoadStore store, Scaler scaler, ExecutorService poolThreads, RemovalInbox removals,
-            Clock clock, Settings settings) {
+            Clock clock, Settings settings, Observability observability) {
         this.store = store;
         this.scaler = scaler;
         this.poolThreads = poolThreads;
@@ -57,6 +64,18 @@ final class ScalerRuntime implements AutoCloseable {
         this.quickInterval = settings.duration("scaler.quickInterval");
         this.grace = settings.duration("scaler.shutdownGrace");
         this.dryRun = settings.bool("scaler.dryRun");
+        this.metrics = observability.metrics();
+        this.registry = observability.registry();
+        this.health = observability.health();
+    }
+
+    /** The metrics every cycle feeds and the health check, made before the providers they count. */
+    private record Observability(PrometheusRegistry registry, Health health, ScalerMetrics metrics) {
+        static Observability from(Settings settings) {
+            PrometheusRegistry registry = new PrometheusRegistry();
+            Health health = new Health(settings.intValue("metrics.unhealthyAfter"));
+            return new Observability(registry, health, new ScalerMetrics(registry, health));
+        }
     }
 
     static ScalerRuntime start(Settings settings, Clock clock) {
@@ -71,11 +90,13 @@ final class ScalerRuntime implements AutoCloseable {
         Map<String, PoolConfig> configs = PoolConfigs.fromSettings(settings);
         CloudProviders providers = new CloudProviders(settings, new ZtExecCommandRunner(), new SimulatedCloud(clock),
                 gate);
+        Observability observability = Observability.from(settings);
         Map<PoolConfig, CloudProvider> providerOf = new LinkedHashMap<>();
         List<String> problems = new ArrayList<>();
         for (PoolConfig config : configs.values()) {
             try {
-                providerOf.put(config, providers.forPool(config.name()));
+                providerOf.put(config, observability.metrics().metered(config.name(),
+                        providers.forPool(config.name())));
             } catch (ConfigException e) {
                 problems.addAll(e.problems());
             }
@@ -97,7 +118,7 @@ final class ScalerRuntime implements AutoCloseable {
                 new Planner(settings.duration("scaler.staleAfter")), events,
                 ScalerLease.forThisProcess(documents, leaseTtl), gate, new CloudThrottles(), poolThreads, clock,
                 dryRun, removals));
-        return new ScalerRuntime(store, scaler, poolThreads, removals, clock, settings);
+        return new ScalerRuntime(store, scaler, poolThreads, removals, clock, settings, observability);
     }
 
     /** The queue nodes ask to be removed through, when azure.removalQueue.* configures one. */
@@ -125,7 +146,9 @@ final class ScalerRuntime implements AutoCloseable {
             due = true;
         }
         if (due) {
+            long started = System.nanoTime();
             CycleOutcome outcome = scaler.runCycle(now, interval);
+            metrics.cycle(outcome, Duration.ofNanos(System.nanoTime() - started), store.usage());
             nextCycle = now.plus(interval);
             if (outcome.standby() && outcome.lease().expiresAt() != null
                     && outcome.lease().expiresAt().isBefore(nextCycle)) {
@@ -151,6 +174,22 @@ final class ScalerRuntime implements AutoCloseable {
 
     Scaler scaler() {
         return scaler;
+    }
+
+    /** Each pool's settings, with the shape its provider gave, by name. */
+    Map<String, PoolConfig> poolConfigs() {
+        Map<String, PoolConfig> configs = new LinkedHashMap<>();
+        scaler.pools().forEach(p -> configs.put(p.name(), p.config()));
+        return configs;
+    }
+
+    DocumentStore documents() {
+        return new DocumentStore(store);
+    }
+
+    /** Serves /metrics and /healthz when {@code metrics.port} asks for it. */
+    MetricsServer.Handle serveMetrics(Settings settings) {
+        return MetricsServer.start(settings, "metrics.port", registry, health);
     }
 
     Duration interval() {

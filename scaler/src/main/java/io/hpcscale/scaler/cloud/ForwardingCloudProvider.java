@@ -1,7 +1,9 @@
 package io.hpcscale.scaler.cloud;
 
 import io.hpcscale.scaler.pool.StopAction;
+import io.hpcscale.scaler.pool.VmShape;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A provider that passes every call to another: extend it to watch or disturb one call (count the starts, fail the
@@ -28,6 +30,11 @@ public abstract class ForwardingCloudProvider implements CloudProvider {
     public InstanceResults stop(List<Instance> instances, StopAction action)
             throws CloudException, InterruptedException {
         return delegate.stop(instances, action);
+    }
+
+    @Override
+    public Optional<VmShape> vmShape() throws CloudException, InterruptedException {
+        return delegate.vmShape();
     }
 
     @Override

@@ -4,9 +4,9 @@ import io.hpcscale.common.store.DocumentStore;
 import io.hpcscale.scaler.plan.Planner;
 
 /**
- * What every pool's cycle shares: the store, the planner, the event recorder, the gate, the throttles and the queue
- * of removal requests.
+ * What every pool's cycle shares: the store, the planner, the event recorder, the gate, the throttles, the queue
+ * of removal requests and the usage recorder.
  */
 record CycleContext(DocumentStore store, ScalerStateStore states, Planner planner, ScalerEvents events,
-        ActionGate gate, CloudThrottles throttles, boolean dryRun, RemovalInbox removals) {
+        ActionGate gate, CloudThrottles throttles, boolean dryRun, RemovalInbox removals, UsageRecorder usage) {
 }

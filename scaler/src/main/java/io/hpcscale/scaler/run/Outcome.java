@@ -21,6 +21,10 @@ public record Outcome(Type type, String detail) {
         Type(String wireName) {
             this.wireName = wireName;
         }
+
+        public String wireName() {
+            return wireName;
+        }
     }
 
     public static final Outcome OK = new Outcome(Type.OK, null);

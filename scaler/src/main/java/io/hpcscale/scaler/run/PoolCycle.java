@@ -108,18 +108,23 @@ final class PoolCycle {
     Finished finish(Prepared prepared, List<JobDocument> jobs, List<VmDocument> vms, String fallback)
             throws InterruptedException {
         pool.warnOnceIfNodesDiffer(vms);
-        PlanResult result = context.planner().plan(stateFor(prepared, jobs, vms, fallback, prepared.state()));
+        PoolState planned = stateFor(prepared, jobs, vms, fallback, prepared.state());
+        PlanResult result = context.planner().plan(planned);
+        PoolCensus census = PoolCensus.of(planned, result.plan());
         String problem = result.plan().instancesKnown() ? null
                 : "its instances could not be listed: " + result.plan().instancesUnknownBecause();
         if (!act) {
-            return new Finished(new PoolOutcome(pool.name(), result.plan(), List.of(), problem), result,
+            return new Finished(new PoolOutcome(pool.name(), result.plan(), List.of(), problem, census), result,
                     result.state());
         }
         Actuation actuation = new Actuation(pool, result.plan(), now, context, result.state(), prepared.loaded());
         List<ScalerEvent> events = actuation.run();
         context.events().endPoolCycle(pool.name());
+        if (!context.dryRun()) {
+            context.usage().record(pool.name(), census, now);
+        }
         return new Finished(new PoolOutcome(pool.name(), result.plan(), events,
-                problem != null ? problem : actuation.problem()), result, actuation.state());
+                problem != null ? problem : actuation.problem(), census), result, actuation.state());
     }
 
     private record Listing(InstanceList instances, Instant throttledUntil) {

@@ -8,10 +8,16 @@ import java.util.List;
  *
  * @param plan    what was planned, or null when the pool could not be planned
  * @param problem why the pool could not be listed, planned or recorded, or null
+ * @param census  the pool as the plan saw it, or null when it was not planned
  */
-public record PoolOutcome(String pool, Plan plan, List<ScalerEvent> events, String problem) {
+public record PoolOutcome(String pool, Plan plan, List<ScalerEvent> events, String problem, PoolCensus census) {
     public PoolOutcome {
         events = List.copyOf(events);
+    }
+
+    /** A pool that was not planned. */
+    public PoolOutcome(String pool, Plan plan, List<ScalerEvent> events, String problem) {
+        this(pool, plan, events, problem, null);
     }
 
     /** Whether anything went wrong: the pool could not be listed or planned, or an action failed. */

@@ -68,7 +68,8 @@ public final class Scaler {
         this.groups = groups(this.pools);
         this.wiring = wiring;
         this.context = new CycleContext(wiring.store(), new ScalerStateStore(wiring.store()), wiring.planner(),
-                wiring.events(), wiring.gate(), wiring.throttles(), wiring.dryRun(), wiring.removals());
+                wiring.events(), wiring.gate(), wiring.throttles(), wiring.dryRun(), wiring.removals(),
+                new UsageRecorder(wiring.store()));
         if (!wiring.dryRun()) {
             wiring.gate().requireLease(wiring.lease());
         }

@@ -3,6 +3,10 @@ package io.hpcscale.common.agent.cli;
 import io.hpcscale.common.cli.RootCommand;
 import io.hpcscale.common.config.Settings;
 import io.hpcscale.common.loop.ServiceLoop;
+import io.hpcscale.common.metrics.AgentMetrics;
+import io.hpcscale.common.metrics.Health;
+import io.hpcscale.common.metrics.MetricsServer;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -32,14 +36,18 @@ final class AgentRunCommand implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         Clock clock = Clock.systemUTC();
         Settings settings = root.loadSettings();
-        try (AgentRuntime runtime = AgentRuntime.start(settings, definition, clock)) {
+        PrometheusRegistry registry = new PrometheusRegistry();
+        Health health = new Health(settings.intValue("metrics.unhealthyAfter"));
+        AgentMetrics metrics = new AgentMetrics(registry, health);
+        try (AgentRuntime runtime = AgentRuntime.start(settings, definition, clock);
+                MetricsServer.Handle server = MetricsServer.start(settings, "metrics.agentPort", registry, health)) {
             Duration quick = settings.duration("agent.quickInterval");
             ServiceLoop loop = new ServiceLoop(clock, runtime.interval(), new AgentServiceCycle(runtime.agent(),
-                    runtime.interval(), quick));
-            log.info("{} started as {}, a full cycle every {}s{}", root.component().programName(),
+                    runtime.interval(), quick, report -> metrics.cycle(report, runtime.storeUsage())));
+            log.info("{} started as {}, a full cycle every {}s{}{}", root.component().programName(),
                     runtime.agent().id(), runtime.interval().toSeconds(), quick.isZero() ? ""
                             : ", and sooner when a check every " + quick.toSeconds() + "s finds queues or drain "
-                            + "requests changed");
+                            + "requests changed", server.describe());
             loop.runUntilShutdown(settings.duration("agent.shutdownGrace"), () -> { });
             log.info("{} stopped", root.component().programName());
         }

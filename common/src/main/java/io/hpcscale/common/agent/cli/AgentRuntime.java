@@ -7,6 +7,7 @@ import io.hpcscale.common.cli.Version;
 import io.hpcscale.common.config.Settings;
 import io.hpcscale.common.exec.ZtExecCommandRunner;
 import io.hpcscale.common.store.ClusterLoadStore;
+import io.hpcscale.common.store.StoreUsage;
 import io.hpcscale.common.store.DocumentStore;
 import io.hpcscale.common.store.StoreFactory;
 import java.net.InetAddress;
@@ -42,6 +43,10 @@ final class AgentRuntime implements AutoCloseable {
 
     Duration interval() {
         return interval;
+    }
+
+    StoreUsage storeUsage() {
+        return store.usage();
     }
 
     @Override

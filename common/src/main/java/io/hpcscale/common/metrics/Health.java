@@ -1,0 +1,52 @@
+package io.hpcscale.common.metrics;
+
+import java.util.Optional;
+
+/**
+ * Whether a service is doing its job, for {@code /healthz}: not when its last {@code unhealthyAfter} cycles all
+ * failed, nor (the scaler) from the moment it loses a lease it held until it holds one again. One failed cycle is
+ * not a reason to page anyone; a service that keeps failing, or a scaler that stopped acting, is.
+ */
+public final class Health {
+    private final int unhealthyAfter;
+    private int failedInARow;
+    private String lastFailure;
+    private String leaseLost;
+
+    public Health(int unhealthyAfter) {
+        if (unhealthyAfter < 1) {
+            throw new IllegalArgumentException("unhealthyAfter must be at least 1");
+        }
+        this.unhealthyAfter = unhealthyAfter;
+    }
+
+    public synchronized void cycleSucceeded() {
+        failedInARow = 0;
+        lastFailure = null;
+    }
+
+    public synchronized void cycleFailed(String why) {
+        failedInARow++;
+        lastFailure = why;
+    }
+
+    /** The scaler lost the lease it held: another scaler took it, or it could not renew it. */
+    public synchronized void leaseLost(String why) {
+        leaseLost = why;
+    }
+
+    public synchronized void leaseHeld() {
+        leaseLost = null;
+    }
+
+    /** Why the service is unhealthy, or empty when it is healthy. */
+    public synchronized Optional<String> problem() {
+        if (leaseLost != null) {
+            return Optional.of("the lease was lost while this scaler was active: " + leaseLost);
+        }
+        if (failedInARow >= unhealthyAfter) {
+            return Optional.of(failedInARow + " cycles in a row failed; the last: " + lastFailure);
+        }
+        return Optional.empty();
+    }
+}

@@ -1,0 +1,89 @@
+package io.hpcscale.scaler.run;
+
+import io.hpcscale.common.model.InstanceRecord;
+import io.hpcscale.common.model.NodeJobStatus;
+import io.hpcscale.common.model.NodeNames;
+import io.hpcscale.common.model.StopKind;
+import io.hpcscale.common.model.VmDocument;
+import io.hpcscale.scaler.cloud.Instance;
+import io.hpcscale.scaler.plan.Plan;
+import io.hpcscale.scaler.plan.PoolState;
+import java.time.Instant;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * One pool at the start of a cycle, counted as people look at it: instances by what they do, the queued jobs and
+ * the nodes they need. Built from the planner's own view, so {@code status}, the metrics and the plan agree. A
+ * running instance whose node no agent reports is booting while its boot is timed, and free after: a pool without
+ * an agent (a render farm at a fixed size) has no busy nodes to show.
+ *
+ * @param instances     by category; empty when the instances are unknown
+ * @param queuedJobs    jobs waiting for this pool
+ * @param demandedNodes nodes the queued jobs need beyond those running or booting, within max
+ * @param target        the pool's fixed target as read this cycle, or null (a demand pool, or unknown)
+ * @param backingOff    the pool starts nothing for now (failed boots, capacity, evictions)
+ * @param agentReadAt   when an agent serving the pool last read its scheduler successfully, or null
+ */
+public record PoolCensus(Map<InstanceCategory, Integer> instances, boolean instancesKnown, int queuedJobs,
+        int demandedNodes, Integer target, boolean backingOff, Instant agentReadAt) {
+
+    public PoolCensus {
+        EnumMap<InstanceCategory, Integer> all = new EnumMap<>(InstanceCategory.class);
+        for (InstanceCategory category : InstanceCategory.values()) {
+            all.put(category, instances.getOrDefault(category, 0));
+        }
+        instances = Collections.unmodifiableMap(all);
+    }
+
+    public int count(InstanceCategory category) {
+        return instances.get(category);
+    }
+
+    /** Running or booting: what the cloud bills. */
+    public int active() {
+        return count(InstanceCategory.BUSY) + count(InstanceCategory.FREE) + count(InstanceCategory.BOOTING)
+                + count(InstanceCategory.DRAINING);
+    }
+
+    public static PoolCensus of(PoolState state, Plan plan) {
+        Integer target = state.target() != null && state.target().known() ? state.target().count() : null;
+        boolean backingOff = state.state().backoffUntil() != null && state.state().backoffUntil().isAfter(state.now());
+        if (!state.instances().known()) {
+            return new PoolCensus(Map.of(), false, plan.queuedJobs(), 0, target, backingOff, state.agentReadAt());
+        }
+        Map<String, VmDocument> nodes = new HashMap<>();
+        state.vms().forEach(vm -> nodes.put(NodeNames.key(vm.name()), vm));
+        Set<String> drained = new HashSet<>();
+        state.drains().forEach(d -> drained.add(NodeNames.key(d.name())));
+        Map<InstanceCategory, Integer> counts = new EnumMap<>(InstanceCategory.class);
+        for (Instance instance : state.instances().instances()) {
+            InstanceRecord record = state.state().instances().get(instance.id());
+            counts.merge(categoryOf(instance, record, nodes.get(NodeNames.key(instance.nodeName())),
+                    drained.contains(NodeNames.key(instance.nodeName()))), 1, Integer::sum);
+        }
+        return new PoolCensus(counts, true, plan.queuedJobs(), plan.demand().newNodes(), target, backingOff,
+                state.agentReadAt());
+    }
+
+    private static InstanceCategory categoryOf(Instance instance, InstanceRecord record, VmDocument node,
+            boolean drainAsked) {
+        return switch (instance.state()) {
+            case STOPPED -> record == null || record.stopKind() == null ? InstanceCategory.STOPPED
+                    : record.stopKind() == StopKind.EVICTED ? InstanceCategory.EVICTED
+                    : record.stopKind() == StopKind.BOOT_FAILURE ? InstanceCategory.FAILED
+                    : InstanceCategory.STOPPED;
+            case STOPPING -> InstanceCategory.STOPPING;
+            case STARTING -> InstanceCategory.BOOTING;
+            case RUNNING -> node == null
+                    ? (record == null || record.booting() ? InstanceCategory.BOOTING : InstanceCategory.FREE)
+                    : drainAsked || node.offlineByHpcscale() ? InstanceCategory.DRAINING
+                    : node.jobStatus() == NodeJobStatus.Busy ? InstanceCategory.BUSY
+                    : InstanceCategory.FREE;
+        };
+    }
+}
