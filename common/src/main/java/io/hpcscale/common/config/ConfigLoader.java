@@ -1,7 +1,7 @@
 package io.hpcscale.common.config;
 
 import java.io.IOException;
-import java.io.Reader;
+import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -17,6 +17,7 @@ import java.util.Properties;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
+import java.util.stream.Collectors;
 
 /**
  * Reads the properties file, applies environment overrides and validates every key against the catalog. All
@@ -60,13 +61,22 @@ public final class ConfigLoader {
 
     private static Map<String, String> readFile(Path file) {
         Properties properties = new Properties();
-        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            properties.load(reader);
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+            properties.load(new StringReader(String.join("\n", lines)));
         } catch (NoSuchFileException e) {
             throw new ConfigException("configuration file " + file + " does not exist: create it from "
                     + "config.example.properties, or name another file with --config");
         } catch (IOException | IllegalArgumentException e) {
             throw new ConfigException("configuration file " + file + " cannot be read: " + e.getMessage());
+        }
+        List<String> repeated = new ArrayList<>();
+        RepeatedKeys.in(lines).forEach((key, numbers) -> repeated.add(key + " is given " + numbers.size()
+                + " times in " + file + ", on lines " + numbers.stream().map(String::valueOf)
+                .collect(Collectors.joining(" and ")) + ": keep one of them"));
+        if (!repeated.isEmpty()) {
+            throw new ConfigException(repeated);
         }
         Map<String, String> result = new LinkedHashMap<>();
         new TreeSet<>(properties.stringPropertyNames()).forEach(k -> result.put(k.trim(), properties.getProperty(k)));

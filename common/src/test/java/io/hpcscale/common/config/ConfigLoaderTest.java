@@ -49,6 +49,21 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void aKeyGivenTwiceIsAnErrorNamingBothLines() throws IOException {
+        ConfigException e = problems(file(
+                "# the pool",
+                "pool.gpu.queue = gpuq",
+                "agent.interval = 90s",
+                "pool.gpu.max = 4",
+                "  agent.interval : 60s",
+                "long.value = a \\",
+                "  agent.interval = not a key of its own"), Map.of());
+        assertEquals(1, e.problems().size(), e.getMessage());
+        assertEquals("agent.interval is given 2 times in " + dir.resolve("hpcscale.properties")
+                + ", on lines 3 and 5: keep one of them", e.problems().get(0));
+    }
+
+    @Test
     void namesABadValueAndTheExpectedForm() throws IOException {
         ConfigException e = problems(file("agent.interval=2 minutes", "store.type=postgres",
                 "agent.commandTimeout=10ms", "pool.x.nodePattern=node[0-9"), Map.of());
