@@ -13,6 +13,7 @@ import java.time.ZoneId;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -70,6 +71,11 @@ public final class PbsAdapter implements SchedulerAdapter {
         throw new SchedulerReadException("`" + listNodes.display() + "` printed nothing"
                 + (listed.stderr().isBlank() ? "" : " but: " + listed.stderr().strip())
                 + "; nothing was changed. Run the command by hand to see what it prints.");
+    }
+
+    @Override
+    public Optional<Set<String>> queueNames() throws SchedulerReadException, InterruptedException {
+        return Optional.of(queues().stream().map(PbsQueue::name).collect(Collectors.toSet()));
     }
 
     private List<PbsQueue> queues() throws SchedulerReadException, InterruptedException {

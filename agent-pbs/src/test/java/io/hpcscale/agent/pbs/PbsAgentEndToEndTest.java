@@ -246,6 +246,16 @@ class PbsAgentEndToEndTest {
     }
 
     @Test
+    void aPoolWhoseQueuePbsLacksIsAWarningAtStartNamingTheQueuesThatExist() throws Exception {
+        config = writeConfig("pool.render.queue = pinta0");
+        AgentProcess.Result result = once();
+        assertEquals(0, result.exitCode(), result.stdout() + result.stderr());
+        assertTrue(result.stderr().contains("pool render serves queue 'pinta0' (pool.render.queue), which the "
+                + "scheduler does not have: did you mean pinta00? Its queues: gpuq, pinta00."), result.stderr());
+        assertFalse(result.stderr().contains("pool gpu serves"), result.stderr());
+    }
+
+    @Test
     void aMissingQstatNamesTheSettingToFix() throws Exception {
         config = writeConfig("agent.pbs.qstat = " + dir.resolve("no/such/qstat"));
         AgentProcess.Result result = once();

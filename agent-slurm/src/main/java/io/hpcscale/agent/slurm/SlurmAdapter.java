@@ -25,6 +25,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -92,6 +93,14 @@ public final class SlurmAdapter implements SchedulerAdapter {
                         + e.getMessage() + "); is it Slurm's sdiag (setting " + SlurmCommands.SDIAG_SETTING + ")?");
             }
         }).value());
+    }
+
+    /** The partitions sinfo lists nodes in: a partition without nodes has nothing to scale. */
+    @Override
+    public Optional<Set<String>> queueNames() throws SchedulerReadException, InterruptedException {
+        Set<String> partitions = new TreeSet<>();
+        partitionsOfNodes().values().forEach(partitions::addAll);
+        return Optional.of(partitions);
     }
 
     /** The partitions of each node sinfo lists: enough to map nodes to pools, without reading every job. */

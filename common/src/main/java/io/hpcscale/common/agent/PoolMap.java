@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
 
@@ -101,6 +102,13 @@ public final class PoolMap {
             throw new ConfigException(problems);
         }
         return new PoolMap(poolByQueue, patterns, fallbacks, MultiQueueRule.FIRST);
+    }
+
+    /** The queue (or partition) each pool that has one serves, by pool; fallback pools have none. */
+    public Map<String, String> queueOfPool() {
+        Map<String, String> queues = new TreeMap<>();
+        poolByQueue.forEach((queue, pool) -> queues.put(pool, queue));
+        return queues;
     }
 
     /** Pool names in order. */

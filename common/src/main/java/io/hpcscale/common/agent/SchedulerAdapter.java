@@ -1,6 +1,7 @@
 package io.hpcscale.common.agent;
 
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * What a scheduler must offer hpcscale. One small class per scheduler implements it; everything else about the agent
@@ -27,6 +28,14 @@ public interface SchedulerAdapter {
      * @throws SchedulerReadException when the cheap command fails; the agent then simply waits for its full read
      */
     default Optional<String> quickSignature() throws SchedulerReadException, InterruptedException {
+        return Optional.empty();
+    }
+
+    /**
+     * The queues (PBS) or partitions (Slurm) the scheduler has, to warn of a pool that names one it does not;
+     * empty when this scheduler cannot list them.
+     */
+    default Optional<Set<String>> queueNames() throws SchedulerReadException, InterruptedException {
         return Optional.empty();
     }
 

@@ -43,7 +43,7 @@ public final class DocumentsCommand implements Callable<Integer> {
                                 .map(DocumentType::wireName).collect(java.util.stream.Collectors.joining(", ")))));
         Settings settings = root.loadSettings();
         PrintWriter out = spec.commandLine().getOut();
-        try (ClusterLoadStore store = StoreFactory.open(settings, Clock.systemUTC())) {
+        try (ClusterLoadStore store = StoreFactory.openForReading(settings, Clock.systemUTC())) {
             for (DocumentType t : types) {
                 List<StoredDocument> documents = pool == null ? store.queryByType(t) : store.query(t, pool);
                 for (StoredDocument document : documents) {

@@ -42,8 +42,8 @@ public final class ConfigLoader {
 
     public Settings load(Path file, Map<String, String> environment, Component component) {
         Map<String, Value> values = new LinkedHashMap<>();
-        readFile(file).forEach((key, text) -> values.put(key, new Value(text, "in " + file)));
         List<String> problems = new ArrayList<>();
+        readFile(file, problems).forEach((key, text) -> values.put(key, new Value(text, "in " + file)));
         applyEnvironment(environment, values, problems);
         return validate(values, component, problems);
     }
@@ -59,7 +59,8 @@ public final class ConfigLoader {
         return ENV_PREFIX + key.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
     }
 
-    private static Map<String, String> readFile(Path file) {
+    /** The file's keys and values; a key given more than once is one of the {@code problems}. */
+    private static Map<String, String> readFile(Path file, List<String> problems) {
         Properties properties = new Properties();
         List<String> lines;
         try {
@@ -71,13 +72,9 @@ public final class ConfigLoader {
         } catch (IOException | IllegalArgumentException e) {
             throw new ConfigException("configuration file " + file + " cannot be read: " + e.getMessage());
         }
-        List<String> repeated = new ArrayList<>();
-        RepeatedKeys.in(lines).forEach((key, numbers) -> repeated.add(key + " is given " + numbers.size()
+        RepeatedKeys.in(lines).forEach((key, numbers) -> problems.add(key + " is given " + numbers.size()
                 + " times in " + file + ", on lines " + numbers.stream().map(String::valueOf)
                 .collect(Collectors.joining(" and ")) + ": keep one of them"));
-        if (!repeated.isEmpty()) {
-            throw new ConfigException(repeated);
-        }
         Map<String, String> result = new LinkedHashMap<>();
         new TreeSet<>(properties.stringPropertyNames()).forEach(k -> result.put(k.trim(), properties.getProperty(k)));
         return result;
@@ -244,42 +241,16 @@ public final class ConfigLoader {
 
     private String suggestion(String key) {
         String pool = ConfigKey.poolNameOf(key);
-        String best = null;
-        int bestDistance = Integer.MAX_VALUE;
+        List<String> candidates = new ArrayList<>();
         for (ConfigKey spec : catalog.keys()) {
-            String candidate = spec.isPoolKey() ? (pool == null ? null : spec.forPool(pool)) : spec.pattern();
-            if (candidate == null) {
-                continue;
-            }
-            int distance = distance(key.toLowerCase(Locale.ROOT), candidate.toLowerCase(Locale.ROOT));
-            if (distance < bestDistance) {
-                bestDistance = distance;
-                best = candidate;
+            if (!spec.isPoolKey()) {
+                candidates.add(spec.pattern());
+            } else if (pool != null) {
+                candidates.add(spec.forPool(pool));
             }
         }
-        if (best != null && bestDistance <= 3) {
-            return ": did you mean " + best + "?";
-        }
-        return ": remove it, or see config.example.properties for the settings there are";
-    }
-
-    private static int distance(String a, String b) {
-        int[] previous = new int[b.length() + 1];
-        int[] current = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) {
-            previous[j] = j;
-        }
-        for (int i = 1; i <= a.length(); i++) {
-            current[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
-                current[j] = Math.min(Math.min(current[j - 1] + 1, previous[j] + 1), previous[j - 1] + cost);
-            }
-            int[] swap = previous;
-            previous = current;
-            current = swap;
-        }
-        return previous[b.length()];
+        return Spelling.nearest(key, candidates, 3).map(best -> ": did you mean " + best + "?")
+                .orElse(": remove it, or see config.example.properties for the settings there are");
     }
 
     private static TreeSet<String> poolNamesIn(Iterable<String> keys) {

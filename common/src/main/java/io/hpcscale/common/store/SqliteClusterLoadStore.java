@@ -48,13 +48,32 @@ public final class SqliteClusterLoadStore implements ClusterLoadStore {
     private final Clock clock;
     private final DocumentCodec codec = new DocumentCodec();
     private final UsageMeter meter = new UsageMeter();
+    private final boolean readOnly;
+    private boolean immutable;
     private Connection connection;
 
     public SqliteClusterLoadStore(Path path, Duration busyTimeout, Clock clock) {
+        this(path, busyTimeout, clock, false);
+    }
+
+    private SqliteClusterLoadStore(Path path, Duration busyTimeout, Clock clock, boolean readOnly) {
         this.path = path;
         this.busyTimeout = busyTimeout;
         this.clock = clock;
-        open();
+        this.readOnly = readOnly;
+        if (readOnly) {
+            openExisting();
+        } else {
+            open();
+        }
+    }
+
+    /**
+     * The file as it is, for commands that only read: one that does not exist is an error rather than a new empty
+     * store (which would show an empty cluster), and a user who may only read the file can use it.
+     */
+    public static SqliteClusterLoadStore readOnly(Path path, Duration busyTimeout, Clock clock) {
+        return new SqliteClusterLoadStore(path, busyTimeout, clock, true);
     }
 
     @Override
@@ -425,8 +444,54 @@ public final class SqliteClusterLoadStore implements ClusterLoadStore {
         }
     }
 
+    private void openExisting() {
+        if (!Files.exists(path)) {
+            throw new StoreException("the SQLite file " + path + " does not exist: no agent or scaler has written "
+                    + "to it on this host yet, or store.sqlite.path (or --config) names another file");
+        }
+        try {
+            try {
+                connection = connect();
+                checkSchema(connection);
+            } catch (SQLException e) {
+                // A user who may read the file but not write its directory cannot make the shared-memory file a
+                // WAL reader needs. With no writer at work (no -wal file) the file is read as it stands; with one,
+                // the writer's -wal and -shm files serve, and only a user who cannot read those is refused.
+                if (Files.exists(Path.of(path.toAbsolutePath() + "-wal"))) {
+                    throw e;
+                }
+                close();
+                immutable = true;
+                connection = connect();
+                checkSchema(connection);
+            }
+        } catch (SQLException e) {
+            close();
+            throw new StoreException("cannot read the SQLite file " + path + ": " + e.getMessage()
+                    + " (check store.sqlite.path, and that this user may read the file and its directory)", e);
+        }
+    }
+
+    private static void checkSchema(Connection c) throws SQLException {
+        try (Statement statement = c.createStatement();
+                ResultSet rs = statement.executeQuery("PRAGMA user_version")) {
+            int version = rs.next() ? rs.getInt(1) : 0;
+            if (version != SCHEMA_VERSION) {
+                throw new SQLException(version == 0 ? "it holds no hpcscale store"
+                        : "it was written by another hpcscale (schema " + version + "); use that version");
+            }
+        }
+    }
+
     private Connection connect() throws SQLException {
         SQLiteConfig config = new SQLiteConfig();
+        if (readOnly) {
+            // The WAL mode is the file's own; a read-only connection may not set it, only use it.
+            config.setReadOnly(true);
+            config.setBusyTimeout((int) Math.min(Integer.MAX_VALUE, busyTimeout.toMillis()));
+            return DriverManager.getConnection(immutable ? "jdbc:sqlite:file:" + path.toAbsolutePath()
+                    + "?immutable=1" : "jdbc:sqlite:" + path.toAbsolutePath(), config.toProperties());
+        }
         config.setJournalMode(SQLiteConfig.JournalMode.WAL);
         config.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
         config.setBusyTimeout((int) Math.min(Integer.MAX_VALUE, busyTimeout.toMillis()));

@@ -19,4 +19,16 @@ public final class StoreFactory {
             default -> throw new IllegalStateException("store.type " + type + " passed validation but has no store");
         };
     }
+
+    /**
+     * The store as it is, for commands that only read (documents, status, events, usage): a SQLite file that does
+     * not exist is an error, not a new empty store, and one the user may only read is enough.
+     */
+    public static ClusterLoadStore openForReading(Settings settings, Clock clock) {
+        if ("sqlite".equals(settings.string("store.type"))) {
+            return SqliteClusterLoadStore.readOnly(Path.of(settings.string("store.sqlite.path")),
+                    settings.duration("store.sqlite.busyTimeout"), clock);
+        }
+        return open(settings, clock);
+    }
 }

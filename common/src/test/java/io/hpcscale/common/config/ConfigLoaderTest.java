@@ -56,7 +56,7 @@ class ConfigLoaderTest {
                 "agent.interval = 90s",
                 "pool.gpu.max = 4",
                 "  agent.interval : 60s",
-                "long.value = a \\",
+                "agent.pbs.qstat = /usr/bin/qstat \\",
                 "  agent.interval = not a key of its own"), Map.of());
         assertEquals(1, e.problems().size(), e.getMessage());
         assertEquals("agent.interval is given 2 times in " + dir.resolve("hpcscale.properties")

@@ -62,6 +62,26 @@ class SqliteClusterLoadStoreTest extends ClusterLoadStoreContract {
     }
 
     @Test
+    void aReadOnlyStoreRefusesAFileThatDoesNotExistAndCreatesNothing() {
+        Path missing = dir.resolve("elsewhere/clusterload.db");
+        StoreException e = assertThrows(StoreException.class,
+                () -> SqliteClusterLoadStore.readOnly(missing, Duration.ofSeconds(1), clock));
+        assertTrue(e.getMessage().contains("does not exist: no agent or scaler has written to it"), e.getMessage());
+        assertTrue(!Files.exists(missing.getParent()), "no directory or empty store made");
+    }
+
+    @Test
+    void aReadOnlyStoreReadsWhatTheWriterWroteAndWritesNothing() {
+        store.upsertAll(List.of(doc("jobs", "a", "1", 1)));
+        try (SqliteClusterLoadStore reader = SqliteClusterLoadStore.readOnly(dir.resolve("nested/clusterload.db"),
+                Duration.ofSeconds(1), clock)) {
+            assertEquals(1, reader.queryByType(DocumentType.JOBS).size());
+            assertThrows(StoreException.class, () -> reader.upsertAll(List.of(doc("jobs", "a", "2", 1))));
+        }
+        assertEquals(1, store.queryByType(DocumentType.JOBS).size());
+    }
+
+    @Test
     void keepsDocumentsAcrossReopening() {
         store.upsertAll(List.of(doc("jobs", "a", "1", 1)));
         store.close();

@@ -61,7 +61,7 @@ final class EventsCommand implements Callable<Integer> {
         Settings settings = root.loadSettings();
         Clock clock = Clock.systemUTC();
         PrintWriter out = spec.commandLine().getOut();
-        try (ClusterLoadStore store = StoreFactory.open(settings, clock)) {
+        try (ClusterLoadStore store = StoreFactory.openForReading(settings, clock)) {
             DocumentStore documents = new DocumentStore(store);
             Set<String> printed = new HashSet<>();
             Instant from = clock.instant().minus(window);

@@ -29,7 +29,7 @@ final class ScalerPlanCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         CycleOutcome outcome;
-        try (ScalerRuntime runtime = ScalerRuntime.start(root.loadSettings(), Clock.systemUTC())) {
+        try (ScalerRuntime runtime = ScalerRuntime.forReading(root.loadSettings(), Clock.systemUTC())) {
             outcome = runtime.oneCycle(true);
         }
         PrintWriter out = spec.commandLine().getOut();

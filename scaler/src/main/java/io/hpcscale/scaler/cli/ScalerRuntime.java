@@ -79,6 +79,18 @@ final class ScalerRuntime implements AutoCloseable {
     }
 
     static ScalerRuntime start(Settings settings, Clock clock) {
+        return start(settings, clock, false);
+    }
+
+    /**
+     * A runtime for commands that only plan (plan, status): the store is opened as it is, read-only, so that a
+     * missing SQLite file is an error rather than a new empty store and a user who may only read it can use them.
+     */
+    static ScalerRuntime forReading(Settings settings, Clock clock) {
+        return start(settings, clock, true);
+    }
+
+    private static ScalerRuntime start(Settings settings, Clock clock, boolean readOnly) {
         Duration interval = settings.duration("scaler.interval");
         Duration leaseTtl = settings.optionalDuration("scaler.leaseTtl").orElse(interval.multipliedBy(3));
         if (leaseTtl.compareTo(interval.multipliedBy(2)) < 0) {
@@ -105,7 +117,8 @@ final class ScalerRuntime implements AutoCloseable {
             throw new ConfigException(problems);
         }
         boolean dryRun = settings.bool("scaler.dryRun");
-        ClusterLoadStore store = StoreFactory.open(settings, clock);
+        ClusterLoadStore store = readOnly ? StoreFactory.openForReading(settings, clock)
+                : StoreFactory.open(settings, clock);
         DocumentStore documents = new DocumentStore(store);
         List<PoolRuntime> pools = new ArrayList<>();
         providerOf.forEach((config, provider) -> pools.add(new PoolRuntime(config, provider, config.fixed()

@@ -40,7 +40,7 @@ final class StatusCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         ScalerStatus status;
-        try (ScalerRuntime runtime = ScalerRuntime.start(root.loadSettings(), Clock.systemUTC())) {
+        try (ScalerRuntime runtime = ScalerRuntime.forReading(root.loadSettings(), Clock.systemUTC())) {
             if (pool != null && !runtime.poolConfigs().containsKey(pool)) {
                 throw new ParameterException(spec.commandLine(), "--pool " + pool
                         + " is not a configured pool: " + String.join(", ", runtime.poolConfigs().keySet()));

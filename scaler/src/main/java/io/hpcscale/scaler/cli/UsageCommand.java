@@ -72,7 +72,7 @@ final class UsageCommand implements Callable<Integer> {
         LocalDate today = UsageDocument.dayOf(clock.instant());
         LocalDate from = today.minusDays(Math.max(0, window.toDays() - 1));
         List<UsageRow> rows;
-        try (ClusterLoadStore store = StoreFactory.open(settings, clock)) {
+        try (ClusterLoadStore store = StoreFactory.openForReading(settings, clock)) {
             rows = UsageReport.rows(new DocumentStore(store).all(DocumentType.USAGE, UsageDocument.class), from,
                     grouping, pricing(settings));
         }
