@@ -5,7 +5,10 @@ import io.hpcscale.common.config.ConfigCatalog;
 import io.hpcscale.common.config.ConfigLoader;
 import io.hpcscale.common.config.Settings;
 import io.hpcscale.common.logging.LogLevels;
+import io.hpcscale.common.secrets.Redactor;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -45,6 +48,9 @@ public final class RootCommand implements Runnable {
     public Settings loadSettings() {
         Settings settings = new ConfigLoader(ConfigCatalog.standard()).load(configFile, System.getenv(), component);
         LogLevels.apply(settings);
+        settings.optionalString("command.secretOptions").ifPresent(options -> Redactor.markSecretOptions(
+                Arrays.stream(options.split(",")).map(String::strip).filter(o -> !o.isEmpty())
+                        .collect(Collectors.toSet())));
         return settings;
     }
 

@@ -249,6 +249,13 @@ public final class ConfigCatalog {
                 .describe("/healthz fails after this many cycles in a row failed (and, for the scaler, at once when "
                         + "it loses the lease it held).")
                 .build());
+        keys.add(key("command.secretOptions", ValueKind.STRING, null, ALL)
+                .describe("Options of the commands hpcscale runs (power commands, scheduler commands) whose value is "
+                        + "secret, comma-separated (-P, --ipmi-pass): the argument after each, or its =value, never "
+                        + "appears in a log line, event, heartbeat or message. Options whose name holds password, "
+                        + "secret, token, key, sas, credential or sig are hidden anyway. Better still, pass secrets "
+                        + "in a file or the environment (docs/security.md).")
+                .build());
         keys.add(key("pool.<name>.provider", ValueKind.CHOICE, null, Set.of(SCALER)).requiredBy(SCALER)
                 .choices("azure", "command", "simulated")
                 .describe("How the pool's instances are started and stopped: azure (an Azure Virtual Machine Scale "

@@ -1,5 +1,7 @@
 package io.hpcscale.common.exec;
 
+import io.hpcscale.common.secrets.Redactor;
+
 /** The command exited with a status other than 0. */
 public final class CommandFailedException extends CommandException {
     private final int exitCode;
@@ -7,7 +9,7 @@ public final class CommandFailedException extends CommandException {
 
     public CommandFailedException(CommandLine command, int exitCode, String stderr) {
         super(command, "`" + command.display() + "` exited with status " + exitCode
-                + (stderr.isBlank() ? " and printed nothing on stderr" : ": " + stderr.strip()), null);
+                + (stderr.isBlank() ? " and printed nothing on stderr" : ": " + Redactor.text(stderr.strip())), null);
         this.exitCode = exitCode;
         this.stderr = stderr;
     }

@@ -1,5 +1,6 @@
 package io.hpcscale.common.exec;
 
+import io.hpcscale.common.secrets.Redactor;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -30,10 +31,10 @@ public record CommandLine(List<String> argv, CommandLimits limits, String settin
         return argv.get(0);
     }
 
-    /** The command as a person would type it in a shell, for messages. */
+    /** The command as a person would type it in a shell, for messages; the values of secret options hidden. */
     public String display() {
         StringBuilder out = new StringBuilder();
-        for (String arg : argv) {
+        for (String arg : Redactor.argv(argv)) {
             if (out.length() > 0) {
                 out.append(' ');
             }

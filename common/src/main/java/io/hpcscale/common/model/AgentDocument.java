@@ -1,5 +1,6 @@
 package io.hpcscale.common.model;
 
+import io.hpcscale.common.secrets.Redactor;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
@@ -31,6 +32,7 @@ public record AgentDocument(
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(lastCycleAt, "lastCycleAt");
         pools = List.copyOf(pools);
+        lastError = Redactor.text(lastError);
     }
 
     /** A heartbeat that says nothing about changes: written by tests and the simulator as an agent that reads. */

@@ -1,5 +1,6 @@
 package io.hpcscale.scaler.run;
 
+import io.hpcscale.common.secrets.Redactor;
 import java.util.Objects;
 
 /**
@@ -33,6 +34,7 @@ public record Outcome(Type type, String detail) {
 
     public Outcome {
         Objects.requireNonNull(type, "type");
+        detail = Redactor.text(detail);
     }
 
     public static Outcome failed(String why) {
