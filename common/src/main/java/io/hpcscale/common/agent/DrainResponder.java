@@ -2,6 +2,7 @@ package io.hpcscale.common.agent;
 
 import io.hpcscale.common.logging.OncePerKey;
 import io.hpcscale.common.model.DrainDocument;
+import io.hpcscale.common.model.NodeNames;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -34,6 +35,9 @@ final class DrainResponder {
         snapshot.nodes().forEach(n -> nodes.put(n.name(), n));
 
         for (DrainDocument drain : drainsByNode.values()) {
+            if (!safe(drain.name())) {
+                continue;
+            }
             SchedulerNode node = nodes.get(drain.name());
             if (node == null) {
                 if (!snapshot.unreadableNodes().contains(drain.name()) && reported.first("unknown:" + drain.name())) {
@@ -50,7 +54,7 @@ final class DrainResponder {
             }
         }
         for (SchedulerNode node : snapshot.nodes()) {
-            if (!node.offlineByHpcscale() || drainsByNode.containsKey(node.name())) {
+            if (!node.offlineByHpcscale() || drainsByNode.containsKey(node.name()) || !safe(node.name())) {
                 continue;
             }
             Optional<String> pool = pools.poolForNode(node.name(), node.queues());
@@ -68,5 +72,17 @@ final class DrainResponder {
         }
         reported.endRound();
         return new Actions(takeOffline, bringBack);
+    }
+
+    /** Only host names reach a scheduler command, whatever the store or the scheduler's output says. */
+    private boolean safe(String name) {
+        if (NodeNames.isHostName(name)) {
+            return true;
+        }
+        if (reported.first("unsafe:" + name)) {
+            log.warn("node '{}' is not a host name (letters, digits, '.', '_' and '-', not first): hpcscale runs no "
+                    + "scheduler command with it", name);
+        }
+        return false;
     }
 }

@@ -10,6 +10,7 @@ import ch.qos.logback.classic.Level;
 import io.hpcscale.common.logging.CapturedLog;
 import io.hpcscale.common.model.DrainDocument;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -53,6 +54,28 @@ class DrainResponderTest {
             assertEquals(List.of("n1"), offline(actions));
             assertTrue(actions.bringBack().isEmpty(), "n2 is still requested");
             assertTrue(log.at(Level.INFO).isEmpty(), "n2 is offline by hpcscale, not by an administrator");
+        }
+    }
+
+    @Test
+    void neverPassesAHostileNodeNameToASchedulerCommand() {
+        List<String> hostile = List.of("-r", "n[1-99]", "n1,n2", "a b", "x;reboot", "n1 state=resume", "");
+        List<SchedulerNode> all = new ArrayList<>();
+        hostile.forEach(n -> all.add(freeNode(n, "batch", 16)));
+        hostile.forEach(n -> all.add(ourOffline(n + "-was-drained", "batch")));
+        all.add(freeNode("n7", "batch", 16));
+        List<String> names = new ArrayList<>(hostile);
+        names.add("n7");
+        String[] requested = names.toArray(String[]::new);
+        try (CapturedLog log = new CapturedLog(DrainResponder.class)) {
+            DrainResponder.Actions actions = responder.decide(drains(requested),
+                    SchedulerSnapshot.of(List.of(), all));
+            assertEquals(List.of("n7"), offline(actions));
+            assertTrue(actions.bringBack().isEmpty(), returned(actions).toString());
+            assertEquals(2 * hostile.size(), log.at(Level.WARN).size(), "each hostile drain and each hostile "
+                    + "drained node once: " + log.at(Level.WARN));
+            responder.decide(drains(requested), SchedulerSnapshot.of(List.of(), all));
+            assertEquals(2 * hostile.size(), log.at(Level.WARN).size(), "each said once");
         }
     }
 
