@@ -81,8 +81,14 @@ class OperatingCommandsTest {
     }
 
     @Test
-    void statusNamesAnUnknownPoolAndWhoHoldsTheLease() throws Exception {
+    void statusNamesAMissingStoreAnUnknownPoolAndWhoHoldsTheLease() throws Exception {
         Path config = renderFarm("rg-lease", 2);
+        ScalerCommandLine.Run noStore = ScalerCommandLine.run("status", "--config", config.toString());
+        assertTrue(noStore.code() != 0 && noStore.output().contains("clusterload.db does not exist"),
+                noStore.output());
+        assertTrue(!Files.exists(dir.resolve("clusterload.db")), "status made no empty store");
+        ScalerCommandLine.once(config);
+
         ScalerCommandLine.Run unknown = ScalerCommandLine.run("status", "--pool", "nope", "--config",
                 config.toString());
         assertEquals(2, unknown.code(), unknown.output());
