@@ -10,8 +10,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** The embedded demo: needs no configuration, no Azure and no scheduler. */
-@Command(mixinStandardHelpOptions = true, versionProvider = io.hpcscale.common.cli.Version.class, name = "demo", description = {"Run a whole small cluster on this machine: a simulated scheduler and cloud,",
-        "the real agent framework and scaler, a SQLite store, a compressed clock."})
+@Command(mixinStandardHelpOptions = true, versionProvider = io.hpcscale.common.cli.Version.class, name = "demo", description = "Run a whole small cluster on this machine: a simulated scheduler and cloud, "
+        + "the real agent framework and scaler, a SQLite store, a compressed clock.")
 final class DemoCommand implements Callable<Integer> {
     @Option(names = "--jobs", description = "Jobs in the generated workload (default: ${DEFAULT-VALUE}).",
             defaultValue = "20")
