@@ -338,15 +338,27 @@ public final class JsonMembers {
                 case 'b' -> out.append('\b');
                 case 'f' -> out.append('\f');
                 case 'u' -> {
-                    if (i + 4 < raw.length()) {
+                    if (i + 4 < raw.length() && isHex(raw, i + 1, i + 5)) {
                         out.append((char) Integer.parseInt(raw.substring(i + 1, i + 5), 16));
                         i += 4;
+                    } else {
+                        // Kept as printed, as other unknown escapes are: the name still tells entries apart.
+                        out.append("\\u");
                     }
                 }
                 default -> out.append(e);
             }
         }
         return out.toString();
+    }
+
+    private static boolean isHex(String text, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (Character.digit(text.charAt(i), 16) < 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** From here on the text is kept in the buffer, up to the most an entry may take. */

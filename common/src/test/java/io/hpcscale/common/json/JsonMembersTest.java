@@ -63,6 +63,12 @@ class JsonMembersTest {
     }
 
     @Test
+    void aNameWithAnInvalidUnicodeEscapeIsKeptAsPrintedAndItsEntryHandedOver() throws Exception {
+        String text = "{\"Jobs\": {\"a\\uZZZZ\": 1, \"b\\u00\": 2, \"c\\u0041\": 3}}";
+        assertEquals(List.of("a\\uZZZZ=1", "b\\u00=2", "cA=3"), entries(text, "Jobs", JsonMembers.Shape.OBJECT));
+    }
+
+    @Test
     void handsOverArrayElementsWithoutNames() throws Exception {
         assertEquals(List.of("null={\"a\":1}", "null={\"b\":[2]}"),
                 entries("{\"jobs\": [ {\"a\":1}, {\"b\":[2]} ], \"meta\": {}}", "jobs", JsonMembers.Shape.ARRAY));
