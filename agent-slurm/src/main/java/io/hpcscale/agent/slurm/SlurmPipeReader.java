@@ -44,7 +44,13 @@ final class SlurmPipeReader {
     SlurmReadResult<SlurmJob> jobs(BufferedReader output, PipeFormat format) throws IOException {
         List<SlurmJob> jobs = new ArrayList<>();
         Set<String> unreadable = new HashSet<>();
-        for (String text = output.readLine(); text != null; text = output.readLine()) {
+        BoundedLines lines = new BoundedLines(output, BoundedLines.MAX_LINE_CHARS);
+        for (BoundedLines.Line line = lines.next(); line != null; line = lines.next()) {
+            if (line.tooLong()) {
+                skipTooLong("job", line, unreadable);
+                continue;
+            }
+            String text = line.text();
             if (text.isBlank()) {
                 continue;
             }
@@ -62,7 +68,13 @@ final class SlurmPipeReader {
     SlurmReadResult<SlurmNode> nodes(BufferedReader output, PipeFormat format) throws IOException {
         Map<String, SlurmNode> nodes = new LinkedHashMap<>();
         Set<String> unreadable = new HashSet<>();
-        for (String text = output.readLine(); text != null; text = output.readLine()) {
+        BoundedLines lines = new BoundedLines(output, BoundedLines.MAX_LINE_CHARS);
+        for (BoundedLines.Line line = lines.next(); line != null; line = lines.next()) {
+            if (line.tooLong()) {
+                skipTooLong("node", line, unreadable);
+                continue;
+            }
+            String text = line.text();
             if (text.isBlank()) {
                 continue;
             }
@@ -78,6 +90,13 @@ final class SlurmPipeReader {
         }
         nodes.keySet().removeAll(unreadable);
         return new SlurmReadResult<>(List.copyOf(nodes.values()), unreadable);
+    }
+
+    /** A line too long to be real is not kept, so it is known by its number. */
+    private void skipTooLong(String what, BoundedLines.Line line, Set<String> unreadable) {
+        String id = "on line " + line.number();
+        unreadable.add(id);
+        log.skipped(what, id, "the line is longer than " + BoundedLines.MAX_LINE_CHARS + " characters");
     }
 
     /** Without {@code -r}, pending array tasks share one line: {@code 17_[4-5%2]}. */

@@ -185,6 +185,20 @@ class SlurmReadingTest {
     }
 
     @Test
+    void aPipeLineLongerThanAnyRealOneIsSkippedByItsNumberAndTheOthersRead() throws Exception {
+        SlurmPipeReader reader = new SlurmPipeReader(new UnreadableEntryLog(), ZoneOffset.UTC);
+        String steady = moment(STEADY, "squeue-o-extended-r", ".txt");
+        String output = "x".repeat(BoundedLines.MAX_LINE_CHARS + 1) + "\r\n" + steady;
+        SlurmReadResult<SlurmJob> jobs = reader.jobs(lines(output), new PipeFormat(SlurmFixtures.SQUEUE_EXTENDED));
+        assertEquals(Set.of("on line 1"), jobs.unreadable());
+        assertEquals(reader.jobs(lines(steady), new PipeFormat(SlurmFixtures.SQUEUE_EXTENDED)).entries(),
+                jobs.entries());
+        SlurmReadResult<SlurmNode> nodes = reader.nodes(lines("y".repeat(BoundedLines.MAX_LINE_CHARS + 1)),
+                new PipeFormat(SlurmFixtures.SINFO_EXTENDED));
+        assertEquals(Set.of("on line 1"), nodes.unreadable());
+    }
+
+    @Test
     void probesJsonAndFallsBackToPipesWhereItIsMissing() throws Exception {
         runner.failing(List.of("sinfo", "--json"), 1, "sinfo: unrecognized option '--json'\n")
                 .printing(List.of("sinfo", "-h"), "node1|batch|idle|4|0/4/0/4|8000|(null)|none\n")
