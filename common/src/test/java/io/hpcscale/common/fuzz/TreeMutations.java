@@ -50,6 +50,13 @@ public final class TreeMutations {
                 random));
     }
 
+    /** A fixture with one node anywhere in it, perhaps the whole, replaced by a value of another type. */
+    public static Arbitrary<byte[]> anywhere(List<byte[]> fixtures) {
+        List<ObjectNode> trees = fixtures.stream().map(TreeMutations::tree).toList();
+        return Arbitraries.randomValue(random -> write(mutateWithin(trees.get(random.nextInt(trees.size())),
+                random)));
+    }
+
     static Mutated mutateEntry(ObjectNode fixture, String section, Random random) {
         ObjectNode document = fixture.deepCopy();
         ObjectNode without = fixture.deepCopy();
@@ -158,7 +165,7 @@ public final class TreeMutations {
         }
     }
 
-    private static byte[] write(ObjectNode document) {
+    private static byte[] write(JsonNode document) {
         try {
             byte[] text = JSON.writeValueAsBytes(document);
             return replaceAll(text, INVALID_UTF8.getBytes(StandardCharsets.US_ASCII),
