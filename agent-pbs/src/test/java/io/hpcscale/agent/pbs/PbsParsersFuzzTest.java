@@ -1,10 +1,16 @@
 package io.hpcscale.agent.pbs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hpcscale.common.agent.SchedulerJob;
 import io.hpcscale.common.agent.SchedulerNode;
 import io.hpcscale.common.agent.SchedulerReadException;
+import io.hpcscale.common.exec.CommandLimits;
+import io.hpcscale.common.exec.CommandLine;
+import io.hpcscale.common.exec.CommandOutputTooLargeException;
+import io.hpcscale.common.exec.ZtExecCommandRunner;
 import io.hpcscale.common.fuzz.ByteMutations;
 import io.hpcscale.common.fuzz.FuzzTally;
 import io.hpcscale.common.fuzz.HugeValues;
@@ -13,6 +19,7 @@ import io.hpcscale.common.fuzz.SkipLog;
 import io.hpcscale.common.fuzz.TreeMutations;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Set;
@@ -125,6 +132,19 @@ class PbsParsersFuzzTest {
         assertEquals(Set.of("1.s", "3.s"), jobs.unreadable());
         assertEquals(Set.of("2.s", "4.s"), jobs.jobs().stream().map(SchedulerJob::id).collect(Collectors.toSet()));
         assertEquals(2, log.take().size());
+    }
+
+    /** qstat printing a job without end: the runner's cap stops it, not the parser, and no job is half read. */
+    @Example
+    void outputLargerThanTheCommandCapIsRefusedByTheRunner() {
+        CommandLimits limits = new CommandLimits(Duration.ofSeconds(30), "agent.commandTimeout", 8 << 20,
+                "agent.commandMaxOutput");
+        CommandLine qstat = new CommandLine(List.of("sh", "-c", "printf '{\"pbs_server\":\"s\",\"Jobs\":{\"1.s\":"
+                + "{\"Variable_List\":\"'; yes x | tr -d '\\n'"), limits, "agent.pbs.qstat");
+        CommandOutputTooLargeException e = assertThrows(CommandOutputTooLargeException.class,
+                () -> new ZtExecCommandRunner().run(qstat, output -> new PbsOutputParser(ZoneOffset.UTC)
+                        .jobs(output, qstat.display(), NO_QUEUES)));
+        assertTrue(e.getMessage().contains("agent.commandMaxOutput"), e.getMessage());
     }
 
     @Provide
