@@ -313,7 +313,7 @@ public final class JsonMembers {
         keep();
         pos++;
         boolean escaped = skipStringRest();
-        if (keptTooLong) {
+        if (keptTooLong || pos - keptFrom > maxEntryBytes) {
             release();
             throw error("a member name is longer than " + maxEntryBytes + " bytes");
         }

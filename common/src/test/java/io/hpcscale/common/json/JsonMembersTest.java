@@ -128,6 +128,17 @@ class JsonMembersTest {
     }
 
     @Test
+    void aMemberNameLongerThanTheBoundIsUnreadableHoweverTheStreamIsCut() {
+        String text = "{\"Jobs\": {\"" + "n".repeat(1001) + "\": {\"a\": 1}}}";
+        for (int piece : List.of(1, 13, 1 << 20)) {
+            MalformedJsonException e = assertThrows(MalformedJsonException.class, () -> JsonMembers.read(
+                    trickling(text, piece), List.of(new JsonMembers.Section("Jobs", JsonMembers.Shape.OBJECT,
+                            new Collected())), 1000), "read " + piece + " bytes at a time");
+            assertTrue(e.getMessage().contains("a member name is longer than 1000 bytes"), e.getMessage());
+        }
+    }
+
+    @Test
     void aSectionOfTheWrongTypeIsUnreadable() {
         for (String value : List.of("[]", "null", "\"none\"", "0")) {
             MalformedJsonException e = assertThrows(MalformedJsonException.class,
