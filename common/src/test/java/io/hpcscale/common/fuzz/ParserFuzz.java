@@ -38,23 +38,7 @@ public final class ParserFuzz {
 
     /** What the input came to; any exception other than the refusal escapes, as a crash. */
     public Outcome outcome(byte[] output) throws Exception {
-        log.take();
-        Read read;
-        try {
-            read = parser.read(output);
-        } catch (Exception e) {
-            if (refusal.isInstance(e)) {
-                log.take();
-                return Outcome.REFUSED;
-            }
-            throw e;
-        }
-        List<String> warnings = log.take();
-        if (warnings.size() != read.skipped()) {
-            throw new AssertionError(read.skipped() + " entries were skipped but " + warnings.size()
-                    + " warnings logged: " + warnings);
-        }
-        return read.skipped() == 0 ? Outcome.READ : Outcome.SKIPPED;
+        return outcome(readOrRefuse(output));
     }
 
     /**
@@ -63,15 +47,40 @@ public final class ParserFuzz {
      */
     public Outcome keepsTheOthers(TreeMutations.Mutated mutated) throws Exception {
         Set<String> expected = parser.read(mutated.without()).entries();
-        Outcome outcome = outcome(mutated.text());
-        if (outcome == Outcome.REFUSED) {
+        Read read = readOrRefuse(mutated.text());
+        if (read == null) {
             throw new AssertionError("well-formed output with entry " + mutated.entry() + " mutated was refused");
         }
         Set<String> lost = new HashSet<>(expected);
-        lost.removeAll(parser.read(mutated.text()).entries());
+        lost.removeAll(read.entries());
         if (!lost.isEmpty()) {
             throw new AssertionError("mutating entry " + mutated.entry() + " lost the untouched entries " + lost);
         }
-        return outcome;
+        return outcome(read);
+    }
+
+    private static Outcome outcome(Read read) {
+        return read == null ? Outcome.REFUSED : read.skipped() == 0 ? Outcome.READ : Outcome.SKIPPED;
+    }
+
+    /** What the parser read, checked against the warnings it logged; null when it refused the output. */
+    private Read readOrRefuse(byte[] output) throws Exception {
+        log.take();
+        Read read;
+        try {
+            read = parser.read(output);
+        } catch (Exception e) {
+            if (refusal.isInstance(e)) {
+                log.take();
+                return null;
+            }
+            throw e;
+        }
+        List<String> warnings = log.take();
+        if (warnings.size() != read.skipped()) {
+            throw new AssertionError(read.skipped() + " entries were skipped but " + warnings.size()
+                    + " warnings logged: " + warnings);
+        }
+        return read;
     }
 }
