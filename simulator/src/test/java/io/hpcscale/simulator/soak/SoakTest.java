@@ -37,16 +37,20 @@ class SoakTest {
         int spot = 0;
         int twoScalers = 0;
         int scenarios = 0;
-        while (scenarios < scenarioCount && System.nanoTime() < deadline) {
-            SoakScenario.Result result = new SoakScenario(firstSeed + scenarios, counts).run();
-            scenarios++;
-            steps += result.steps();
-            jobsRun += result.jobsRun();
-            actionsChecked += result.actionsChecked();
-            twoPools += result.twoPools() ? 1 : 0;
-            spot += result.spot() ? 1 : 0;
-            twoScalers += result.twoScalers() ? 1 : 0;
-            violations.addAll(result.violations());
+        try (ErrorLog errors = new ErrorLog()) {
+            while (scenarios < scenarioCount && System.nanoTime() < deadline) {
+                long seed = firstSeed + scenarios;
+                SoakScenario.Result result = new SoakScenario(seed, counts).run();
+                scenarios++;
+                steps += result.steps();
+                jobsRun += result.jobsRun();
+                actionsChecked += result.actionsChecked();
+                twoPools += result.twoPools() ? 1 : 0;
+                spot += result.spot() ? 1 : 0;
+                twoScalers += result.twoScalers() ? 1 : 0;
+                violations.addAll(result.violations());
+                violations.addAll(errors.take().stream().map(e -> "seed " + seed + ": " + e).toList());
+            }
         }
         String summary = String.format("soak: %d scenarios (seeds %d-%d; %d with two pools, %d Spot, %d with two "
                 + "scalers), %d steps, faults: %s; %d calls disturbed; %d jobs run; %d starts and stops checked; "
