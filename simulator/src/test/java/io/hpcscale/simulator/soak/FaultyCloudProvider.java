@@ -18,6 +18,8 @@ import java.util.List;
  * stopped as stopping at once), or never.
  */
 final class FaultyCloudProvider extends ForwardingCloudProvider {
+    // How long a provider waits for an operation before it reports it unfinished.
+    private static final Duration WAIT_BOUND = Duration.ofMinutes(3);
     private final Faults faults;
 
     FaultyCloudProvider(CloudProvider delegate, Faults faults) {
@@ -51,6 +53,7 @@ final class FaultyCloudProvider extends ForwardingCloudProvider {
     public InstanceResults start(List<Instance> instances) throws CloudException, InterruptedException {
         before("start");
         if (faults.on(Fault.CLOUD_UNFINISHED)) {
+            faults.slow(WAIT_BOUND);
             InstanceResults.Builder results = new InstanceResults.Builder();
             for (Instance instance : instances) {
                 switch (faults.random().nextInt(4)) {
@@ -81,6 +84,7 @@ final class FaultyCloudProvider extends ForwardingCloudProvider {
             throws CloudException, InterruptedException {
         before("stop");
         if (faults.on(Fault.CLOUD_UNFINISHED)) {
+            faults.slow(WAIT_BOUND);
             InstanceResults.Builder results = new InstanceResults.Builder();
             for (Instance instance : instances) {
                 switch (faults.random().nextInt(3)) {

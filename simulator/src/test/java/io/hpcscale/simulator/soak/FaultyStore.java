@@ -20,7 +20,8 @@ import java.util.Set;
  * A batch write that fails may have written part of the batch, as the store's contract allows.
  */
 final class FaultyStore extends ForwardingClusterLoadStore {
-    private static final Duration SLOW = Duration.ofSeconds(8);
+    // As long as Cosmos DB's SDK goes on retrying a throttled call: a few slow calls outlast a scaler's lease.
+    private static final Duration SLOW = Duration.ofSeconds(30);
     private final Faults faults;
 
     FaultyStore(ClusterLoadStore delegate, Faults faults) {
