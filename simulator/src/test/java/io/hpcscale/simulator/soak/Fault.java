@@ -12,7 +12,8 @@ enum Fault {
     AGENT_RESTART("agent-restart"),
     SCALER_RESTART("scaler-restart"),
     SECOND_SCALER("second-scaler"),
-    EVICTION("evictions");
+    EVICTION("evictions"),
+    BROKEN_BOOT("broken-boots");
 
     private final String label;
 

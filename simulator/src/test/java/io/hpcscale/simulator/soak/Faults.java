@@ -57,6 +57,11 @@ final class Faults {
         return actor != Actor.SOAK && stepsLeft.getOrDefault(fault, 0) > 0;
     }
 
+    /** Whether no lasting fault is on, whoever calls. */
+    boolean quiet() {
+        return stepsLeft.values().stream().allMatch(left -> left == 0);
+    }
+
     /** True now and then while the fault is on: most faults hit some calls, not every one. */
     boolean hits(Fault fault, int oneIn) {
         boolean hit = on(fault) && random.nextInt(oneIn) == 0;

@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.stream.Collectors;
 
 /**
  * One seed of the soak: a cluster of one or two pools (Spot or not, one scaler or two) through several hundred random
@@ -34,6 +35,10 @@ final class SoakScenario {
     private static final Duration CALM_STEP = Duration.ofSeconds(20);
     // Longer than every idle timeout and lease: the pool has been at its planned size for a while, not in passing.
     private static final int SETTLED_STEPS = 30;
+    // Calm time is not all time the scaler can act in: a cycle comes one step in nine, a kill may end it, the agent's
+    // report must be fresh (6m) and a 429's retry-after outlives its storm. Seeds 46 and 72 need 15-20m of calm
+    // for such reasons; 40m still finds a boot the scaler never stops.
+    private static final Duration FORGOTTEN_AFTER_CALM = Duration.ofMinutes(40);
     private static final Fault[] LASTING = {Fault.STORE_DOWN, Fault.STORE_SLOW, Fault.STORE_THROTTLED,
             Fault.CLOUD_429, Fault.CLOUD_FAIL, Fault.CLOUD_UNFINISHED, Fault.SCHEDULER_FAIL};
 
@@ -49,6 +54,7 @@ final class SoakScenario {
     private final List<PoolConfig> pools;
     private final SimulatedCluster cluster;
     private final ActionAudit audit;
+    private final ForgottenWatch forgotten;
     private final boolean spot;
     private final boolean twoScalers;
     private final Set<String> submitted = new HashSet<>();
@@ -72,6 +78,8 @@ final class SoakScenario {
                 new SimulatedCluster.Spec(pools, 8, () -> Duration.ofSeconds(30 + random.nextInt(120)),
                         Duration.ofMinutes(6), Duration.ofDays(1)));
         this.audit = new ActionAudit(cluster.cloud(), clock);
+        this.forgotten = new ForgottenWatch(cluster.cloud(), pools.stream().collect(Collectors.toMap(
+                PoolConfig::name, PoolConfig::bootTimeout)), FORGOTTEN_AFTER_CALM);
         this.spot = random.nextInt(3) == 0;
         this.twoScalers = random.nextBoolean();
         // The simulated provider names its pool last in its description: "simulated scale set p".
@@ -101,7 +109,11 @@ final class SoakScenario {
 
     private void step() throws InterruptedException {
         steps++;
-        clock.advance(Duration.ofSeconds(random.nextInt(45)));
+        Duration elapsed = Duration.ofSeconds(random.nextInt(45));
+        clock.advance(elapsed);
+        if (faults.quiet()) {
+            forgotten.calmFor(elapsed);
+        }
         injectFaults();
         switch (random.nextInt(9)) {
             case 0 -> agentCycle();
@@ -116,6 +128,7 @@ final class SoakScenario {
             default -> landJobOnFreeNode();
         }
         faults.tick();
+        forgotten.check(clock.instant()).forEach(f -> violations.add("seed " + seed + ": " + f));
     }
 
     private void injectFaults() {
@@ -130,6 +143,10 @@ final class SoakScenario {
         }
         if (spot && random.nextInt(25) == 0) {
             evict();
+        }
+        if (random.nextInt(60) == 0) {
+            cluster.cloud().breakBoots(pools.get(random.nextInt(pools.size())).name(), 1);
+            faults.count(Fault.BROKEN_BOOT);
         }
     }
 
@@ -252,6 +269,7 @@ final class SoakScenario {
         for (int step = 0; step < CALM_STEPS && settledFor < SETTLED_STEPS; step++) {
             steps++;
             clock.advance(CALM_STEP);
+            forgotten.calmFor(CALM_STEP);
             agentCycle();
             scalerCycle(0);
             if (twoScalers) {
@@ -259,6 +277,7 @@ final class SoakScenario {
             }
             cluster.scheduler().step();
             settledFor = unsettled().isEmpty() ? settledFor + 1 : 0;
+            forgotten.check(clock.instant()).forEach(f -> violations.add("seed " + seed + ": " + f));
         }
         List<String> unsettled = unsettled();
         if (!unsettled.isEmpty()) {
