@@ -36,7 +36,7 @@ final class SoakScenario {
     // Longer than every idle timeout and lease: the pool has been at its planned size for a while, not in passing.
     private static final int SETTLED_STEPS = 30;
     // Calm time is not all time the scaler can act in: a cycle comes one step in nine, a kill may end it, the agent's
-    // report must be fresh (6m) and a 429's retry-after outlives its storm. Seeds 46 and 72 need 15-20m of calm
+    // report must be fresh (6m) and a 429's retry-after outlives its storm. Seeds 46 and 72 go past 15m of calm
     // for such reasons; 40m still finds a boot the scaler never stops.
     private static final Duration FORGOTTEN_AFTER_CALM = Duration.ofMinutes(40);
     private static final Fault[] LASTING = {Fault.STORE_DOWN, Fault.STORE_SLOW, Fault.STORE_THROTTLED,
