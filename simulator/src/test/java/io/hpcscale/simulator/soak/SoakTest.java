@@ -13,10 +13,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The soak: scenario after scenario (seeds S, S+1, ...) of a simulated cluster under random faults, each checked
- * at its end (see {@link SoakScenario}). {@code -Dsoak.minutes=N} runs scenarios until N minutes are up;
- * without it a short run of {@code soak.scenarios} (200, a few seconds) runs, as part of every build. {@code -Dsoak.seed=S} picks the
- * first seed (1), so that a failing seed can be run again alone. The summary line is printed and written to
- * {@code target/soak-summary.txt}, where {@code scripts/soak} finds it.
+ * at its end (see {@link SoakScenario}). {@code -Dsoak.minutes=N} runs scenarios until N minutes are up, and
+ * {@code -Dsoak.scenarios=K} at most K of them; with neither, 200 run (a few seconds), as part of every build.
+ * {@code -Dsoak.seed=S} picks the first seed (1), so that a failing seed can be run again alone. The summary line
+ * is printed and written to {@code target/soak-summary.txt}, where {@code scripts/soak} finds it.
  */
 class SoakTest {
     private static final Path SUMMARY = Path.of("target", "soak-summary.txt");
@@ -27,7 +27,7 @@ class SoakTest {
         String minutes = System.getProperty("soak.minutes");
         long deadline = minutes == null ? Long.MAX_VALUE
                 : System.nanoTime() + Duration.ofSeconds(Math.round(Double.parseDouble(minutes) * 60)).toNanos();
-        int scenarioCount = minutes == null ? Integer.getInteger("soak.scenarios", 200) : Integer.MAX_VALUE;
+        int scenarioCount = Integer.getInteger("soak.scenarios", minutes == null ? 200 : Integer.MAX_VALUE);
         long began = System.nanoTime();
         FaultCounts counts = new FaultCounts();
         List<String> violations = new ArrayList<>();
@@ -62,7 +62,8 @@ class SoakTest {
         violations.forEach(v -> System.out.println("violation: " + v));
         write(summary, violations);
         assertTrue(scenarios > 0, "no scenario ran");
-        for (Fault fault : Fault.values()) {
+        // One seed run again alone may well miss a kind; twenty scenarios inject each kind dozens of times.
+        for (Fault fault : scenarios >= 20 ? Fault.values() : new Fault[0]) {
             assertTrue(counts.of(fault) > 0, "the soak must inject every kind of fault: " + counts.summary());
         }
         assertEquals(List.of(), violations.subList(0, Math.min(10, violations.size())), summary);
