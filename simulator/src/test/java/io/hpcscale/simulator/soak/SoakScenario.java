@@ -60,6 +60,8 @@ final class SoakScenario {
     private final ForgottenWatch forgotten;
     private final boolean spot;
     private final boolean twoScalers;
+    // How often a lasting fault begins, one step in this many: some scenarios are stormy, some mostly calm.
+    private final int faultOneIn;
     private final Set<String> submitted = new HashSet<>();
     private final List<String> violations = new ArrayList<>();
     private long steps;
@@ -86,6 +88,7 @@ final class SoakScenario {
                 PoolConfig::name, PoolConfig::bootTimeout)), FORGOTTEN_AFTER_CALM);
         this.spot = random.nextInt(3) == 0;
         this.twoScalers = random.nextBoolean();
+        this.faultOneIn = 4 + random.nextInt(25);
         // The simulated provider names its pool last in its description: "simulated scale set p".
         cluster.interceptProviders(provider -> audit.watch(new FaultyCloudProvider(provider, faults),
                 provider.describe().substring(provider.describe().lastIndexOf(' ') + 1)));
@@ -136,7 +139,7 @@ final class SoakScenario {
     }
 
     private void injectFaults() {
-        if (random.nextInt(12) == 0) {
+        if (random.nextInt(faultOneIn) == 0) {
             faults.start(LASTING[random.nextInt(LASTING.length)], 5 + random.nextInt(40));
         }
         if (random.nextInt(40) == 0) {
