@@ -109,7 +109,11 @@ final class FaultyCloudProvider extends ForwardingCloudProvider {
     @Override
     public CreateResult create(int count) throws CloudException, InterruptedException {
         before("create");
-        return super.create(count);
+        CreateResult result = super.create(count);
+        if (answerLost()) {
+            throw new CloudException("simulated ARM create: the connection was reset before the answer came");
+        }
+        return result;
     }
 
     /** The cloud does it now, but the scaler stops waiting before it hears so. */

@@ -80,8 +80,10 @@ final class SoakScenario {
                     Integer.toString(random.nextInt(2)), "idleTimeout",
                     Durations.format(Duration.ofMinutes(1 + random.nextInt(3))))));
         }
+        // A scale set smaller than the pool's max makes the scaler create instances, not only start them.
+        int scaleSetSize = 3 + random.nextInt(6);
         this.cluster = new SimulatedCluster(clock, new FaultyStore(new InMemoryClusterLoadStore(clock), faults),
-                new SimulatedCluster.Spec(pools, 8, () -> Duration.ofSeconds(30 + random.nextInt(120)),
+                new SimulatedCluster.Spec(pools, scaleSetSize, () -> Duration.ofSeconds(30 + random.nextInt(120)),
                         Duration.ofMinutes(6), Duration.ofDays(1)));
         this.audit = new ActionAudit(cluster.cloud(), clock);
         this.forgotten = new ForgottenWatch(cluster.cloud(), pools.stream().collect(Collectors.toMap(
