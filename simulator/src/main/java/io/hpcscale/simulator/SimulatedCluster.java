@@ -3,6 +3,7 @@ package io.hpcscale.simulator;
 import io.hpcscale.common.agent.Agent;
 import io.hpcscale.common.agent.CycleReport;
 import io.hpcscale.common.agent.PoolMap;
+import io.hpcscale.common.agent.SchedulerAdapter;
 import io.hpcscale.common.model.DocumentKey;
 import io.hpcscale.common.model.DrainDocument;
 import io.hpcscale.common.model.ScalerStateDocument;
@@ -66,7 +67,9 @@ public final class SimulatedCluster {
     private final SettableClock clock;
     private final SimulatedCloud cloud;
     private final SimulatedScheduler scheduler;
-    private final Agent agent;
+    private final PoolMap poolMap;
+    private Agent agent;
+    private UnaryOperator<SchedulerAdapter> schedulerInterceptor = UnaryOperator.identity();
     private final ScalerEvents events;
     private final DocumentStore documents;
     private final Spec spec;
@@ -88,10 +91,15 @@ public final class SimulatedCluster {
         this.scheduler = new SimulatedScheduler(cloud, clock, queueByPool, first.shape().cpus(),
                 first.shape().memoryMb());
         this.documents = new DocumentStore(store);
-        this.agent = new Agent(scheduler, documents, new PoolMap(queueByPool, Map.of()), AGENT_HOST, "sim");
+        this.poolMap = new PoolMap(queueByPool, Map.of());
+        this.agent = newAgent();
         this.events = new ScalerEvents(documents, spec.eventTtl(), true);
         this.spec = spec;
         scalers.add(newScaler("scaler-host-1"));
+    }
+
+    private Agent newAgent() {
+        return new Agent(schedulerInterceptor.apply(scheduler), documents, poolMap, AGENT_HOST, "sim");
     }
 
     private Scaler newScaler(String host) {
@@ -133,6 +141,20 @@ public final class SimulatedCluster {
         }
     }
 
+    /**
+     * The agent reads and commands the scheduler through {@code interceptor} from now on (the agent is made anew):
+     * to make its commands hang or print garbage.
+     */
+    public void interceptScheduler(UnaryOperator<SchedulerAdapter> interceptor) {
+        schedulerInterceptor = interceptor;
+        agent = newAgent();
+    }
+
+    /** The agent's process is killed and started again: all it knew in memory is gone, the store keeps the rest. */
+    public void restartAgent() {
+        agent = newAgent();
+    }
+
     /** The scalers take nodes' removal requests from {@code queue} from now on (they are made anew). */
     public void useRemovalQueue(RemovalQueue queue, Duration visibilityTimeout) {
         removals = new RemovalInbox(queue, visibilityTimeout);
@@ -143,8 +165,13 @@ public final class SimulatedCluster {
 
     /** The first scaler's process is killed and started again on its host: all it knew in memory is gone. */
     public void restartScaler() {
-        runningScalerProcesses.remove(scalers.get(0).lease().self().pid());
-        scalers.set(0, newScaler(scalers.get(0).lease().self().host()));
+        restartScaler(0);
+    }
+
+    /** Scaler {@code which} (0 the first, 1 the second) is killed and started again on its host. */
+    public void restartScaler(int which) {
+        runningScalerProcesses.remove(scalers.get(which).lease().self().pid());
+        scalers.set(which, newScaler(scalers.get(which).lease().self().host()));
     }
 
     /** A second scaler, on another host, beside the first; only one of them holds the lease at a time. */

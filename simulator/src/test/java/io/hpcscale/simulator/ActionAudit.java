@@ -18,7 +18,7 @@ import java.util.stream.Collectors;
  * Watches every start and stop the scalers ask of a simulated cloud, with each instance's state at that moment: a
  * start of an instance already starting or running, or a stop of one already stopped, is a doubled action.
  */
-final class ActionAudit {
+public final class ActionAudit {
     private final SimulatedCloud cloud;
     private final Clock clock;
     private final List<String> doubled = new ArrayList<>();
@@ -28,7 +28,7 @@ final class ActionAudit {
     private long stops;
     private Runnable duringCall = () -> { };
 
-    ActionAudit(SimulatedCloud cloud, Clock clock) {
+    public ActionAudit(SimulatedCloud cloud, Clock clock) {
         this.cloud = cloud;
         this.clock = clock;
     }
@@ -37,11 +37,11 @@ final class ActionAudit {
      * Runs as each start or stop is made, before the instances' states are checked and the call reaches the cloud:
      * a race to play against the call in flight.
      */
-    void duringEachCall(Runnable race) {
+    public void duringEachCall(Runnable race) {
         duringCall = race;
     }
 
-    CloudProvider watch(CloudProvider provider, String pool) {
+    public CloudProvider watch(CloudProvider provider, String pool) {
         return new ForwardingCloudProvider(provider) {
             @Override
             public InstanceResults start(List<Instance> instances) throws CloudException, InterruptedException {
@@ -79,7 +79,7 @@ final class ActionAudit {
                 (a, b) -> a));
     }
 
-    List<String> doubled() {
+    public List<String> doubled() {
         return List.copyOf(doubled);
     }
 
@@ -93,11 +93,11 @@ final class ActionAudit {
         return List.copyOf(stopped);
     }
 
-    long starts() {
+    public long starts() {
         return starts;
     }
 
-    long stops() {
+    public long stops() {
         return stops;
     }
 }

@@ -500,6 +500,18 @@ class PlannerTest {
     }
 
     @Test
+    void anInstanceFoundRunningThatItsRecordSaysStoppedBootsFromNow() {
+        // A start whose answer was lost (or someone else's) may finish between two listings: the instance is first
+        // seen running. Its boot is timed all the same, or a node that never reports would run for ever.
+        PoolStateBuilder pool = new PoolStateBuilder().instance(1, PowerState.RUNNING);
+        pool.state = pool.state.withInstance(id(1), InstanceRecord.seenActive(NOW.minus(Duration.ofHours(3)), false)
+                .stopped(NOW.minus(Duration.ofHours(1)), StopKind.EVICTED, "evicted"));
+        PlanResult result = pool.plan();
+        assertEquals(NOW, result.state().bootingSince(id(1)), "timed from when it was seen running again");
+        assertFalse(result.state().instance(id(1)).orElseThrow().startedByHpcscale());
+    }
+
+    @Test
     void instancesFoundActiveAfterAPendingCreateAreItsBoots() {
         PoolStateBuilder pool = new PoolStateBuilder().instance(1, PowerState.RUNNING).instance(2, PowerState.RUNNING)
                 .freeNode(3, NOW.minusSeconds(30));
