@@ -4,7 +4,9 @@ import io.hpcscale.common.config.Component;
 import io.hpcscale.common.config.ConfigCatalog;
 import io.hpcscale.common.config.ConfigLoader;
 import io.hpcscale.common.config.Settings;
+import io.hpcscale.common.logging.LogFormat;
 import io.hpcscale.common.logging.LogLevels;
+import io.hpcscale.common.logging.LogOutput;
 import java.nio.file.Path;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -41,10 +43,11 @@ public final class RootCommand implements Runnable {
         return configFile;
     }
 
-    /** Loads and validates the configuration with the environment's overrides, and applies its log level. */
+    /** Loads and validates the configuration with the environment's overrides; applies its log level and format. */
     public Settings loadSettings() {
         Settings settings = new ConfigLoader(ConfigCatalog.standard()).load(configFile, System.getenv(), component);
         LogLevels.apply(settings);
+        LogOutput.use(LogFormat.of(settings));
         return settings;
     }
 
