@@ -161,7 +161,7 @@ public final class ConfigCatalog {
         keys.add(key("log.format", ValueKind.CHOICE, "text", ALL).choices("text", "json")
                 .describe("How log lines are written on stderr: text, for people reading the journal, or json, one "
                         + "object per line with the pool, instance, node, action and reason of each decision as "
-                        + "fields of their own, for log shippers.")
+                        + "fields of their own, for log shippers. The option --log-format overrides it.")
                 .build());
 
         keys.add(key("agent.interval", ValueKind.DURATION, "120s", AGENTS).minimumMillis(1000)
