@@ -1,5 +1,6 @@
 package io.hpcscale.common.agent;
 
+import io.hpcscale.common.logging.LogFields;
 import io.hpcscale.common.model.AgentDocument;
 import io.hpcscale.common.model.ChangeMarkerDocument;
 import io.hpcscale.common.model.ClusterLoadDocument;
@@ -214,23 +215,30 @@ public final class Agent {
                     adapter.offline(drain.name(), drain.reason());
                     takenOffline.add(drain.name());
                     changed = true;
-                    log.info("pool={} node={} taken offline for scale-down: {}", drain.poolName(), drain.name(),
-                            drain.reason());
+                    DrainFields.takeOffline(log.atInfo(), drain).addKeyValue(LogFields.OUTCOME, "ok")
+                            .log("pool={} node={} taken offline for scale-down: {}", drain.poolName(), drain.name(),
+                                    drain.reason());
                 } catch (SchedulerCommandException e) {
                     problems.add("taking node " + drain.name() + " offline failed: " + e.getMessage());
-                    log.warn("pool={} node={} taking it offline failed: {}", drain.poolName(), drain.name(),
-                            e.getMessage());
+                    DrainFields.takeOffline(log.atWarn(), drain)
+                            .addKeyValue(LogFields.OUTCOME, "failed: " + e.getMessage())
+                            .log("pool={} node={} taking it offline failed: {}", drain.poolName(), drain.name(),
+                                    e.getMessage());
                 }
             }
             for (SchedulerNode node : actions.bringBack()) {
+                String pool = pools.poolForNode(node.name(), node.queues()).orElse(null);
                 try {
                     adapter.bringBack(node.name());
                     broughtBack.add(node.name());
                     changed = true;
-                    log.info("node={} returned to service: hpcscale no longer drains it", node.name());
+                    DrainFields.bringBack(log.atInfo(), pool, node.name()).addKeyValue(LogFields.OUTCOME, "ok")
+                            .log("node={} returned to service: hpcscale no longer drains it", node.name());
                 } catch (SchedulerCommandException e) {
                     problems.add("returning node " + node.name() + " to service failed: " + e.getMessage());
-                    log.warn("node={} returning it to service failed: {}", node.name(), e.getMessage());
+                    DrainFields.bringBack(log.atWarn(), pool, node.name())
+                            .addKeyValue(LogFields.OUTCOME, "failed: " + e.getMessage())
+                            .log("node={} returning it to service failed: {}", node.name(), e.getMessage());
                 }
             }
             return changed;

@@ -1,5 +1,6 @@
 package io.hpcscale.common.agent;
 
+import io.hpcscale.common.logging.LogFields;
 import io.hpcscale.common.logging.OncePerKey;
 import io.hpcscale.common.model.DrainDocument;
 import io.hpcscale.common.model.NodeNames;
@@ -41,16 +42,21 @@ final class DrainResponder {
             SchedulerNode node = nodes.get(drain.name());
             if (node == null) {
                 if (!snapshot.unreadableNodes().contains(drain.name()) && reported.first("unknown:" + drain.name())) {
-                    log.warn("pool={} node={} drain requested for a node the scheduler does not list; ignoring it",
-                            drain.poolName(), drain.name());
+                    DrainFields.takeOffline(log.atWarn(), drain)
+                            .addKeyValue(LogFields.OUTCOME, "refused: the scheduler does not list the node")
+                            .log("pool={} node={} drain requested for a node the scheduler does not list; ignoring "
+                                    + "it", drain.poolName(), drain.name());
                 }
                 continue;
             }
             if (!node.offline()) {
                 takeOffline.add(drain);
             } else if (!node.offlineByHpcscale() && reported.first("admin:" + node.name())) {
-                log.info("pool={} node={} drain requested, but an administrator has taken the node offline "
-                        + "(state {}); hpcscale leaves it alone", drain.poolName(), node.name(), node.rawState());
+                DrainFields.takeOffline(log.atInfo(), drain).addKeyValue(LogFields.OUTCOME,
+                                "refused: an administrator has taken the node offline (state " + node.rawState() + ")")
+                        .log("pool={} node={} drain requested, but an administrator has taken the node offline "
+                                + "(state {}); hpcscale leaves it alone", drain.poolName(), node.name(),
+                                node.rawState());
             }
         }
         for (SchedulerNode node : snapshot.nodes()) {
@@ -63,8 +69,11 @@ final class DrainResponder {
             }
             if (node.down()) {
                 if (reported.first("waiting:" + node.name())) {
-                    log.info("pool={} node={} is no longer drained; it will be returned to service once it "
-                            + "reports in (now {})", pool.get(), node.name(), node.rawState());
+                    DrainFields.bringBack(log.atInfo(), pool.get(), node.name())
+                            .addKeyValue(LogFields.OUTCOME, "waiting: the node has not reported in (now "
+                                    + node.rawState() + ")")
+                            .log("pool={} node={} is no longer drained; it will be returned to service once it "
+                                    + "reports in (now {})", pool.get(), node.name(), node.rawState());
                 }
                 continue;
             }

@@ -4,21 +4,26 @@ import io.hpcscale.common.config.Component;
 import io.hpcscale.common.config.ConfigCatalog;
 import io.hpcscale.common.config.ConfigLoader;
 import io.hpcscale.common.config.Settings;
+import io.hpcscale.common.logging.LogFormat;
 import io.hpcscale.common.logging.LogLevels;
+import io.hpcscale.common.logging.LogOutput;
 import io.hpcscale.common.secrets.Redactor;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine.TypeConversionException;
 
 /**
- * The top command of every hpcscale program: {@code --config}, {@code --version}, {@code --help}, and the
- * subcommands the program adds. {@code --config} may be given before or after the subcommand.
+ * The top command of every hpcscale program: {@code --config}, {@code --log-format}, {@code --version},
+ * {@code --help}, and the subcommands the program adds. {@code --config} and {@code --log-format} may be given
+ * before or after the subcommand.
  */
 @Command(mixinStandardHelpOptions = true, versionProvider = Version.class, sortOptions = false,
         usageHelpAutoWidth = true)
@@ -32,6 +37,11 @@ public final class RootCommand implements Runnable {
             description = "The properties file (default: /etc/hpcscale/hpcscale.properties).")
     private Path configFile = ConfigLoader.DEFAULT_PATH;
 
+    @Option(names = "--log-format", paramLabel = "text|json", scope = ScopeType.INHERIT,
+            converter = LogFormatConverter.class,
+            description = "How log lines are written on stderr; overrides log.format (default: text).")
+    private LogFormat logFormat;
+
     public RootCommand(Component component) {
         this.component = component;
     }
@@ -44,14 +54,24 @@ public final class RootCommand implements Runnable {
         return configFile;
     }
 
-    /** Loads and validates the configuration with the environment's overrides, and applies its log level. */
+    /** Loads and validates the configuration with the environment's overrides; applies its log level and format. */
     public Settings loadSettings() {
         Settings settings = new ConfigLoader(ConfigCatalog.standard()).load(configFile, System.getenv(), component);
         LogLevels.apply(settings);
+        LogOutput.use(logFormat == null ? LogFormat.of(settings) : logFormat);
         settings.optionalString("command.secretOptions").ifPresent(options -> Redactor.markSecretOptions(
                 Arrays.stream(options.split(",")).map(String::strip).filter(o -> !o.isEmpty())
                         .collect(Collectors.toSet())));
         return settings;
+    }
+
+    /** Refuses a format picocli would otherwise only name by its enum constant, in upper case. */
+    static final class LogFormatConverter implements ITypeConverter<LogFormat> {
+        @Override
+        public LogFormat convert(String value) {
+            return LogFormat.fromWireName(value).orElseThrow(() -> new TypeConversionException(
+                    "expected text or json, as for the setting " + LogFormat.SETTING + ", but was '" + value + "'"));
+        }
     }
 
     @Override

@@ -158,6 +158,11 @@ public final class ConfigCatalog {
                 .choices("error", "warn", "info", "debug", "trace")
                 .describe("How much the programs log. info logs one line per decision.")
                 .build());
+        keys.add(key("log.format", ValueKind.CHOICE, "text", ALL).choices("text", "json")
+                .describe("How log lines are written on stderr: text, for people reading the journal, or json, one "
+                        + "object per line with the pool, instance, node, action and reason of each decision as "
+                        + "fields of their own, for log shippers. The option --log-format overrides it.")
+                .build());
 
         keys.add(key("agent.interval", ValueKind.DURATION, "120s", AGENTS).minimumMillis(1000)
                 .describe("Time between two agent cycles (read the scheduler, write what changed, carry out "

@@ -10,7 +10,12 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ch.qos.logback.classic.Level;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hpcscale.common.logging.CapturedLog;
+import io.hpcscale.common.logging.CapturedStderr;
+import io.hpcscale.common.logging.LogFormat;
+import io.hpcscale.common.logging.LogOutput;
 import io.hpcscale.common.model.AgentDocument;
 import io.hpcscale.common.model.Chunk;
 import io.hpcscale.common.model.ChangeMarkerDocument;
@@ -422,6 +427,53 @@ class AgentTest {
             assertEquals(List.of("cycle failed, nothing deleted, heartbeat carries the error: `qstat` exited with "
                     + "status 2: cannot connect to server; store: 0 requests, 0.0 RU"), log.at(Level.WARN));
         }
+    }
+
+    @Test
+    void drainLinesCarryPoolNodeActionReasonAndOutcomeAsJsonFields() throws Exception {
+        scheduler.putNode(freeNode("n1", "batch", 16));
+        cycle();
+        List<String> lines;
+        LogOutput.use(LogFormat.JSON);
+        try (CapturedStderr err = new CapturedStderr()) {
+            requestDrain("batch", "n1");
+            scheduler.failCommands("pbsnodes: Unauthorized Request");
+            cycle();
+            scheduler.failCommands(null);
+            cycle();
+            withdrawDrain("batch", "n1");
+            cycle();
+            lines = err.lines();
+        } finally {
+            LogOutput.use(LogFormat.TEXT);
+        }
+        ObjectMapper json = new ObjectMapper();
+        List<JsonNode> drains = new ArrayList<>();
+        for (String line : lines) {
+            JsonNode node = json.readTree(line);
+            if (node.has("action")) {
+                drains.add(node);
+            }
+        }
+        assertEquals(3, drains.size(), lines.toString());
+        assertDrainLine(drains.get(0), "WARN", "offline", "idle 5m", "failed: pbsnodes: Unauthorized Request",
+                "pool=batch node=n1 taking it offline failed: pbsnodes: Unauthorized Request");
+        assertDrainLine(drains.get(1), "INFO", "offline", "idle 5m", "ok",
+                "pool=batch node=n1 taken offline for scale-down: idle 5m");
+        assertDrainLine(drains.get(2), "INFO", "online", "hpcscale no longer drains it", "ok",
+                "node=n1 returned to service: hpcscale no longer drains it");
+    }
+
+    private static void assertDrainLine(JsonNode line, String level, String action, String reason, String outcome,
+            String message) {
+        assertEquals(Agent.class.getName(), line.path("logger").asText(), line.toString());
+        assertEquals(level, line.path("level").asText(), line.toString());
+        assertEquals("batch", line.path("pool").asText(), line.toString());
+        assertEquals("n1", line.path("node").asText(), line.toString());
+        assertEquals(action, line.path("action").asText(), line.toString());
+        assertEquals(reason, line.path("reason").asText(), line.toString());
+        assertEquals(outcome, line.path("outcome").asText(), line.toString());
+        assertEquals(message, line.path("message").asText(), line.toString());
     }
 
     private Set<String> keys(DocumentType type) {

@@ -1,5 +1,6 @@
 package io.hpcscale.scaler.run;
 
+import io.hpcscale.common.logging.LogFields;
 import io.hpcscale.common.model.ChangeMarkerDocument;
 import io.hpcscale.common.model.CosmosIds;
 import io.hpcscale.common.model.DocumentKey;
@@ -614,7 +615,8 @@ final class Actuation {
         } catch (EtagConflictException e) {
             String why = "another scaler changed the state of pool " + pool.name() + " at the same time ("
                     + e.getMessage() + ")";
-            log.error("pool={} {}; is a second scaler running without the lease?", pool.name(), why);
+            log.atError().addKeyValue(LogFields.POOL, pool.name())
+                    .log("pool={} {}; is a second scaler running without the lease?", pool.name(), why);
             refusal(EventKind.STATE_UNAVAILABLE, List.of(), why);
             return why;
         } catch (StoreException e) {

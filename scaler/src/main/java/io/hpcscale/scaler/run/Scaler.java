@@ -1,5 +1,6 @@
 package io.hpcscale.scaler.run;
 
+import io.hpcscale.common.logging.LogFields;
 import io.hpcscale.common.model.AgentDocument;
 import io.hpcscale.common.model.ClusterLoadDocument;
 import io.hpcscale.common.model.DocumentKey;
@@ -117,11 +118,13 @@ public final class Scaler {
             try {
                 entry.getValue().outcomes().get(Math.max(0, left.toMillis()), TimeUnit.MILLISECONDS);
             } catch (TimeoutException e) {
-                log.warn("pool={} its operation begun at {} did not finish within the shutdown grace of {}s",
-                        entry.getKey(), entry.getValue().since(), grace.toSeconds());
+                log.atWarn().addKeyValue(LogFields.POOL, entry.getKey())
+                        .log("pool={} its operation begun at {} did not finish within the shutdown grace of {}s",
+                                entry.getKey(), entry.getValue().since(), grace.toSeconds());
                 finished = false;
             } catch (ExecutionException e) {
-                log.warn("pool={} its last operation failed: {}", entry.getKey(), e.getCause().toString());
+                log.atWarn().addKeyValue(LogFields.POOL, entry.getKey())
+                        .log("pool={} its last operation failed: {}", entry.getKey(), e.getCause().toString());
             }
         }
         if (finished && !wiring.dryRun()) {
@@ -271,7 +274,8 @@ public final class Scaler {
             outcome.complete(group.stream().map(p -> new PoolOutcome(p.name(), null, List.of(), "interrupted"))
                     .toList());
         } catch (RuntimeException e) {
-            log.error("pool={} its cycle failed unexpectedly; the next cycle tries again", group.get(0).name(), e);
+            log.atError().addKeyValue(LogFields.POOL, group.get(0).name()).setCause(e)
+                    .log("pool={} its cycle failed unexpectedly; the next cycle tries again", group.get(0).name());
             outcome.complete(group.stream().map(p -> new PoolOutcome(p.name(), null, List.of(),
                     "unexpected failure: " + e)).toList());
         }

@@ -1,5 +1,6 @@
 package io.hpcscale.scaler.run;
 
+import io.hpcscale.common.logging.LogFields;
 import io.hpcscale.common.logging.OncePerKey;
 import io.hpcscale.common.model.EventDocument;
 import io.hpcscale.common.store.DocumentStore;
@@ -14,6 +15,8 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.event.Level;
+import org.slf4j.spi.LoggingEventBuilder;
 
 /**
  * Records each action and refusal: one log line with pool, instances and reason, an events document (kept for the
@@ -54,7 +57,7 @@ public final class ScalerEvents {
         if (refusalsOf(event.pool()).first(event.kind() + "|" + event.reason())) {
             record(event);
         } else {
-            log.debug("pool={} {} (still): {}", event.pool(), event.kind(), event.reason());
+            withFields(log.atDebug(), event).log("pool={} {} (still): {}", event.pool(), event.kind(), event.reason());
         }
     }
 
@@ -69,24 +72,32 @@ public final class ScalerEvents {
 
     private void record(ScalerEvent event) {
         String instances = event.instances().isEmpty() ? "" : " instance=" + String.join(",", event.instances());
-        if (event.failed()) {
-            log.warn("pool={}{} action={} outcome={} reason={}", event.pool(), instances, event.kind(),
-                    event.outcome(), event.reason());
-        } else {
-            log.info("pool={}{} action={} outcome={} reason={}", event.pool(), instances, event.kind(),
-                    event.outcome(), event.reason());
-        }
+        withFields(log.atLevel(event.failed() ? Level.WARN : Level.INFO), event)
+                .addKeyValue(LogFields.OUTCOME, event.outcome().wire())
+                .log("pool={}{} action={} outcome={} reason={}", event.pool(), instances, event.kind(),
+                        event.outcome(), event.reason());
         if (writeDocuments) {
             try {
                 store.upsert(List.of(new EventDocument(nextId(event.at()), event.pool(), event.at(),
                         event.kind().wireName(), event.instances(), event.reason(), event.outcome().wire(),
                         ttl.toSeconds())));
             } catch (StoreException e) {
-                log.warn("pool={} the event of {} could not be stored: {}", event.pool(), event.kind(),
-                        e.getMessage());
+                log.atWarn().addKeyValue(LogFields.POOL, event.pool())
+                        .log("pool={} the event of {} could not be stored: {}", event.pool(), event.kind(),
+                                e.getMessage());
             }
         }
         listeners.forEach(l -> l.recorded(event));
+    }
+
+    /** The event's pool, instances, action and reason as fields of the log line, for the json format. */
+    private static LoggingEventBuilder withFields(LoggingEventBuilder line, ScalerEvent event) {
+        line.addKeyValue(LogFields.POOL, event.pool());
+        if (!event.instances().isEmpty()) {
+            line.addKeyValue(LogFields.INSTANCE, String.join(",", event.instances()));
+        }
+        return line.addKeyValue(LogFields.ACTION, event.kind().wireName())
+                .addKeyValue(LogFields.REASON, event.reason());
     }
 
     /** Ids sort by time: milliseconds, then a sequence, then a little randomness against a second scaler. */
