@@ -47,6 +47,7 @@ final class RunningCommand {
 
     private final CommandLine command;
     private final AtomicReference<Process> started = new AtomicReference<>();
+    private boolean killWhenStarted;
     private final OutputPipe stdout = new OutputPipe(PIPE_BYTES);
     private final CappedOutput cappedStdout;
     private final ByteArrayOutputStream stderr = new ByteArrayOutputStream();
@@ -166,8 +167,17 @@ final class RunningCommand {
         }
     }
 
+    /**
+     * Kills the command for its output: zt-exec starts the output pumps before it tells {@link GroupTracker} the
+     * process started, so the cap may be passed before the process is known. The kill is then kept for the moment
+     * it is: otherwise a command printing without end would run until its timeout.
+     */
     private void kill() {
-        Process process = started.get();
+        Process process;
+        synchronized (started) {
+            process = started.get();
+            killWhenStarted = process == null;
+        }
         if (process != null) {
             new GroupStopper().stop(process);
         }
@@ -249,8 +259,15 @@ final class RunningCommand {
     private final class GroupTracker extends ProcessListener {
         @Override
         public void afterStart(Process process, ProcessExecutor executor) {
-            started.set(process);
+            boolean kill;
+            synchronized (started) {
+                started.set(process);
+                kill = killWhenStarted;
+            }
             ProcessGroups.started(process.pid());
+            if (kill) {
+                new GroupStopper().stop(process);
+            }
         }
     }
 
