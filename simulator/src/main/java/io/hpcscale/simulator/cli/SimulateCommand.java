@@ -4,6 +4,7 @@ import io.hpcscale.common.cli.Cli;
 import io.hpcscale.common.config.Durations;
 import io.hpcscale.common.logging.LogLevels;
 import io.hpcscale.simulator.replay.BootTimes;
+import io.hpcscale.simulator.replay.DurationText;
 import io.hpcscale.simulator.replay.Simulation;
 import io.hpcscale.simulator.replay.SimulationReport;
 import io.hpcscale.simulator.replay.SimulationSettings;
@@ -149,7 +150,7 @@ final class SimulateCommand implements Callable<Integer> {
         double seconds = (System.nanoTime() - begin) / 1e9;
         String described = describe(settings);
         PrintWriter out = spec.commandLine().getOut();
-        out.printf("%s: %d jobs over %s; %s%n", trace.getFileName(), outcome.jobs(), Durations.human(outcome.span()),
+        out.printf("%s: %d jobs over %s; %s%n", trace.getFileName(), outcome.jobs(), DurationText.of(outcome.span()),
                 described);
         if (outcome.skippedUnknownRuntime() > 0 || outcome.skippedTooWide() > 0) {
             out.printf("left out: %d jobs with unknown run time, %d wider than %d nodes%n",

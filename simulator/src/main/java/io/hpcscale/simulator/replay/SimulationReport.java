@@ -2,8 +2,6 @@ package io.hpcscale.simulator.replay;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.hpcscale.common.config.Durations;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -20,15 +18,14 @@ public final class SimulationReport {
 
     public static String text(Simulation.Outcome outcome) {
         StringBuilder out = new StringBuilder();
-        out.append(String.format(Locale.ROOT, "%-12s %12s %22s %28s %10s %8s %8s %6s %6s%n", "policy", "node-hours",
+        out.append(String.format(Locale.ROOT, "%-12s %12s %22s %33s %10s %8s %8s %6s %6s%n", "policy", "node-hours",
                 "idle node-hours", "wait mean / median / p95", "bounded", "starts", "stops", "peak", "jobs"));
-        out.append(String.format(Locale.ROOT, "%-12s %12s %22s %28s %10s %8s %8s %6s %6s%n", "", "", "(share)", "",
+        out.append(String.format(Locale.ROOT, "%-12s %12s %22s %33s %10s %8s %8s %6s %6s%n", "", "", "(share)", "",
                 "slowdown", "", "", "nodes", "done"));
         for (PolicyResult r : outcome.results()) {
             double share = r.nodeHours() == 0 ? 0 : 100 * r.idleNodeHours() / r.nodeHours();
-            out.append(String.format(Locale.ROOT, "%-12s %12.1f %14.1f (%4.1f%%) %28s %10.2f %8d %8d %6d %6d%n",
-                    r.name(), r.nodeHours(), r.idleNodeHours(), share, time(r.meanWaitSeconds()) + " / "
-                            + time(r.medianWaitSeconds()) + " / " + time(r.p95WaitSeconds()),
+            out.append(String.format(Locale.ROOT, "%-12s %12.1f %14.1f (%4.1f%%) %33s %10.2f %8d %8d %6d %6d%n",
+                    r.name(), r.nodeHours(), r.idleNodeHours(), share, waits(r),
                     r.meanBoundedSlowdown(), r.starts(), r.stops(), r.peakNodes(), r.jobsCompleted()));
         }
         for (PolicyResult r : outcome.results()) {
@@ -47,6 +44,11 @@ public final class SimulationReport {
             }
         }
         return out.toString();
+    }
+
+    private static String waits(PolicyResult r) {
+        return DurationText.of(r.meanWaitSeconds()) + " / " + DurationText.of(r.medianWaitSeconds()) + " / "
+                + DurationText.of(r.p95WaitSeconds());
     }
 
     public static String json(Simulation.Outcome outcome) {
@@ -83,7 +85,7 @@ public final class SimulationReport {
                 + "th:first-child,td:first-child{text-align:left}svg text{font-size:11px;font-family:sans-serif}"
                 + "</style></head><body>\n");
         page.append("<h1>").append(escape(title)).append("</h1>\n<p>").append(escape(settings)).append("</p>\n");
-        page.append("<p>").append(outcome.jobs()).append(" jobs over ").append(Durations.human(outcome.span()));
+        page.append("<p>").append(outcome.jobs()).append(" jobs over ").append(DurationText.of(outcome.span()));
         if (outcome.skippedUnknownRuntime() > 0 || outcome.skippedTooWide() > 0) {
             page.append("; left out: ").append(outcome.skippedUnknownRuntime()).append(" with unknown run time, ")
                     .append(outcome.skippedTooWide()).append(" wider than the pool");
@@ -95,9 +97,10 @@ public final class SimulationReport {
             page.append(String.format(Locale.ROOT, "<tr><td>%s</td><td>%.1f</td><td>%.1f</td><td>%.1f%%</td><td>%s</td>"
                     + "<td>%s</td><td>%s</td><td>%.2f</td><td>%d</td><td>%d</td><td>%d</td><td>%d</td></tr>%n",
                     escape(r.name()), r.nodeHours(), r.idleNodeHours(),
-                    r.nodeHours() == 0 ? 0 : 100 * r.idleNodeHours() / r.nodeHours(), time(r.meanWaitSeconds()),
-                    time(r.medianWaitSeconds()), time(r.p95WaitSeconds()), r.meanBoundedSlowdown(), r.starts(),
-                    r.stops(), r.peakNodes(), r.jobsCompleted()));
+                    r.nodeHours() == 0 ? 0 : 100 * r.idleNodeHours() / r.nodeHours(),
+                    DurationText.of(r.meanWaitSeconds()), DurationText.of(r.medianWaitSeconds()),
+                    DurationText.of(r.p95WaitSeconds()), r.meanBoundedSlowdown(), r.starts(), r.stops(), r.peakNodes(),
+                    r.jobsCompleted()));
         }
         page.append("</table>\n<h2>Nodes up and nodes demanded</h2>\n<p>Blue: instances starting or running. "
                 + "Red: nodes the queued and running jobs ask for. Horizontal axis: days since the first job.</p>\n");
@@ -188,7 +191,7 @@ public final class SimulationReport {
             }
             svg.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#eee\"/>"
                     + "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>%n", x, MARGIN, x, HEIGHT - MARGIN,
-                    x, HEIGHT - MARGIN + 15, time(Math.pow(10, e))));
+                    x, HEIGHT - MARGIN + 15, DurationText.of(Math.pow(10, e))));
         }
         for (int p = 0; p <= 4; p++) {
             double y = HEIGHT - MARGIN - plotHeight * p / 4;
@@ -225,10 +228,6 @@ public final class SimulationReport {
                 + "height=\"%d\" viewBox=\"0 0 %d %d\"><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
                 + "stroke=\"#999\"/>%n", WIDTH, HEIGHT, WIDTH, HEIGHT, MARGIN, MARGIN, WIDTH - 2 * MARGIN,
                 HEIGHT - 2 * MARGIN));
-    }
-
-    static String time(double seconds) {
-        return Durations.human(Duration.ofMillis(Math.round(seconds * 1000)));
     }
 
     private static double round(double value) {
