@@ -5,6 +5,7 @@ import io.hpcscale.common.config.Durations;
 import io.hpcscale.common.logging.LogLevels;
 import io.hpcscale.simulator.replay.BootTimes;
 import io.hpcscale.simulator.replay.DurationText;
+import io.hpcscale.simulator.replay.NodeHourPrice;
 import io.hpcscale.simulator.replay.Simulation;
 import io.hpcscale.simulator.replay.SimulationReport;
 import io.hpcscale.simulator.replay.SimulationSettings;
@@ -105,6 +106,10 @@ final class SimulateCommand implements Callable<Integer> {
             + "default: ${DEFAULT-VALUE}).")
     private String scalerQuickInterval;
 
+    @Option(names = "--price-per-hour", paramLabel = "AMOUNT", description = "What one instance costs per hour, in "
+            + "any currency: the reports add each policy's cost, its node-hours times this (default: no cost).")
+    private Double pricePerHour;
+
     @Option(names = "--json", paramLabel = "FILE", description = "Write the figures of each policy as JSON.")
     private Path json;
 
@@ -130,7 +135,9 @@ final class SimulateCommand implements Callable<Integer> {
         }
         SimulationSettings settings;
         Simulation.Selection selection;
+        NodeHourPrice price;
         try {
+            price = pricePerHour == null ? null : new NodeHourPrice(pricePerHour);
             settings = new SimulationSettings(cpusPerNode, nodes, BootTimes.parse(bootTime), evictions, quota, seed,
                     min, Durations.parse(idleTimeout), maxStart, maxStop, Duration.ofMinutes(2), Duration.ofMinutes(1),
                     Durations.parse(agentQuickInterval), Durations.parse(scalerQuickInterval), Duration.ofMinutes(10),
@@ -157,17 +164,17 @@ final class SimulateCommand implements Callable<Integer> {
                     outcome.skippedUnknownRuntime(), outcome.skippedTooWide(), nodes);
         }
         out.println();
-        out.print(SimulationReport.text(outcome));
+        out.print(SimulationReport.text(outcome, price));
         int replays = outcome.results().size() - 1;
         out.printf("%nsimulated %d policies in %.1f s: %.0f jobs simulated per second%n", replays, seconds,
                 outcome.jobs() * replays / seconds);
         try {
             if (json != null) {
-                Files.writeString(json, SimulationReport.json(outcome));
+                Files.writeString(json, SimulationReport.json(outcome, price));
                 out.println("wrote " + json);
             }
             if (report != null) {
-                Files.writeString(report, SimulationReport.html(outcome,
+                Files.writeString(report, SimulationReport.html(outcome, price,
                         "hpcscale simulation of " + trace.getFileName(), described));
                 out.println("wrote " + report);
             }

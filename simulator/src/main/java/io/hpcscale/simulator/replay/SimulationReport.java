@@ -4,12 +4,15 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Locale;
 
-/** The simulator's results as a text table, as JSON, and as an HTML page with SVG charts. */
+/**
+ * The simulator's results as a text table, as JSON, and as an HTML page with SVG charts. Each takes the price of a
+ * node-hour, or null when none was given: a cost is shown only when there is a price to compute it from.
+ */
 public final class SimulationReport {
     private SimulationReport() {
     }
 
-    public static String text(Simulation.Outcome outcome) {
+    public static String text(Simulation.Outcome outcome, NodeHourPrice price) {
         StringBuilder out = new StringBuilder();
         out.append(String.format(Locale.ROOT, "%-12s %12s %22s %33s %10s %8s %8s %6s %6s%n", "policy", "node-hours",
                 "idle node-hours", "wait mean / median / p95", "bounded", "starts", "stops", "peak", "jobs"));
@@ -20,6 +23,12 @@ public final class SimulationReport {
             out.append(String.format(Locale.ROOT, "%-12s %12.1f %14.1f (%4.1f%%) %33s %10.2f %8d %8d %6d %6d%n",
                     r.name(), r.nodeHours(), r.idleNodeHours(), share, waits(r),
                     r.meanBoundedSlowdown(), r.starts(), r.stops(), r.peakNodes(), r.jobsCompleted()));
+        }
+        if (price != null) {
+            for (PolicyResult r : outcome.results()) {
+                out.append(String.format(Locale.ROOT, "%s: cost %s (%.1f node-hours at %s per node-hour)%n", r.name(),
+                        price.costText(r), r.nodeHours(), price));
+            }
         }
         for (PolicyResult r : outcome.results()) {
             if (!r.violations().isEmpty()) {
@@ -44,7 +53,7 @@ public final class SimulationReport {
                 + DurationText.of(r.p95WaitSeconds());
     }
 
-    public static String json(Simulation.Outcome outcome) {
+    public static String json(Simulation.Outcome outcome, NodeHourPrice price) {
         ObjectMapper mapper = new ObjectMapper();
         ObjectNode root = mapper.createObjectNode();
         for (PolicyResult r : outcome.results()) {
@@ -62,6 +71,9 @@ public final class SimulationReport {
             policy.put("stops", r.stops());
             policy.put("peakNodes", r.peakNodes());
             policy.put("jobsCompleted", r.jobsCompleted());
+            if (price != null) {
+                policy.put("cost", round(price.cost(r)));
+            }
         }
         try {
             return mapper.writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n";
@@ -70,7 +82,7 @@ public final class SimulationReport {
         }
     }
 
-    public static String html(Simulation.Outcome outcome, String title, String settings) {
+    public static String html(Simulation.Outcome outcome, NodeHourPrice price, String title, String settings) {
         StringBuilder page = new StringBuilder();
         page.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>")
                 .append(Markup.escape(title)).append("</title>\n<style>"
@@ -86,13 +98,22 @@ public final class SimulationReport {
             page.append("; left out: ").append(outcome.skippedUnknownRuntime()).append(" with unknown run time, ")
                     .append(outcome.skippedTooWide()).append(" wider than the pool");
         }
-        page.append(".</p>\n<table><tr><th>policy</th><th>node-hours</th><th>idle node-hours</th><th>idle share</th>"
-                + "<th>mean wait</th><th>median wait</th><th>95th pct wait</th><th>bounded slowdown</th><th>starts</th>"
-                + "<th>stops</th><th>peak nodes</th><th>jobs done</th></tr>\n");
+        page.append(".</p>\n");
+        if (price != null) {
+            page.append("<p>Cost: node-hours at ").append(price).append(" per node-hour.</p>\n");
+        }
+        page.append("<table><tr><th>policy</th><th>node-hours</th>").append(price == null ? "" : "<th>cost</th>")
+                .append("<th>idle node-hours</th><th>idle share</th><th>mean wait</th><th>median wait</th>"
+                + "<th>95th pct wait</th><th>bounded slowdown</th><th>starts</th><th>stops</th><th>peak nodes</th>"
+                + "<th>jobs done</th></tr>\n");
         for (PolicyResult r : outcome.results()) {
-            page.append(String.format(Locale.ROOT, "<tr><td>%s</td><td>%.1f</td><td>%.1f</td><td>%.1f%%</td><td>%s</td>"
-                    + "<td>%s</td><td>%s</td><td>%.2f</td><td>%d</td><td>%d</td><td>%d</td><td>%d</td></tr>%n",
-                    Markup.escape(r.name()), r.nodeHours(), r.idleNodeHours(),
+            page.append(String.format(Locale.ROOT, "<tr><td>%s</td><td>%.1f</td>", Markup.escape(r.name()),
+                    r.nodeHours()));
+            if (price != null) {
+                page.append("<td>").append(price.costText(r)).append("</td>");
+            }
+            page.append(String.format(Locale.ROOT, "<td>%.1f</td><td>%.1f%%</td><td>%s</td><td>%s</td><td>%s</td>"
+                    + "<td>%.2f</td><td>%d</td><td>%d</td><td>%d</td><td>%d</td></tr>%n", r.idleNodeHours(),
                     r.nodeHours() == 0 ? 0 : 100 * r.idleNodeHours() / r.nodeHours(),
                     DurationText.of(r.meanWaitSeconds()), DurationText.of(r.medianWaitSeconds()),
                     DurationText.of(r.p95WaitSeconds()), r.meanBoundedSlowdown(), r.starts(), r.stops(), r.peakNodes(),

@@ -1,13 +1,19 @@
 package io.hpcscale.simulator.replay;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.StringReader;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.IntStream;
@@ -221,9 +227,9 @@ class SimulationReportTest {
         Simulation.Outcome outcome = outcome(Duration.ofSeconds(3644), waited);
 
         Matcher row = Pattern.compile("(?m)^hpcscale .* (\\S+) / (\\S+) / (\\S+) ").matcher(
-                SimulationReport.text(outcome));
-        assertTrue(row.find(), SimulationReport.text(outcome));
-        String html = SimulationReport.html(outcome, "t", "s");
+                SimulationReport.text(outcome, null));
+        assertTrue(row.find(), SimulationReport.text(outcome, null));
+        String html = SimulationReport.html(outcome, null, "t", "s");
         List<String> header = cells(html, "<tr><th>policy");
         List<String> cells = cells(html, "<tr><td>hpcscale");
         List<String> printed = List.of(row.group(1), row.group(2), row.group(3),
@@ -240,7 +246,8 @@ class SimulationReportTest {
 
     @Test
     void everyPolicyChartSharesOneScale() {
-        List<Chart> nodes = charts(SimulationReport.html(unalike(), "t", "s")).stream().filter(Chart::isNodes).toList();
+        List<Chart> nodes = charts(SimulationReport.html(unalike(), null, "t", "s")).stream().filter(Chart::isNodes)
+                .toList();
         assertEquals(2, nodes.size(), "one chart per policy with a series");
         Chart busy = chart(nodes, "hpcscale");
         Chart small = chart(nodes, "static:12");
@@ -262,7 +269,7 @@ class SimulationReportTest {
 
     @Test
     void nodesUpStayReadableWhenDemandIsFarLarger() {
-        Chart busy = chart(charts(SimulationReport.html(unalike(), "t", "s")), "hpcscale");
+        Chart busy = chart(charts(SimulationReport.html(unalike(), null, "t", "s")), "hpcscale");
         assertTrue(busy.topTick() < 100, "the axis follows the 40 nodes up, not the 1,000 demanded: "
                 + busy.texts("y-tick"));
         double plotHeight = busy.plotBottom() - busy.plotTop();
@@ -281,7 +288,7 @@ class SimulationReportTest {
         assertEquals(busy.plotLeft() + plotWidth * 0.2, number(mark, "x2"), 2, "to hour 2");
         assertTrue(busy.legend().getTextContent().contains("peak 1000"), busy.legend().getTextContent());
 
-        Chart small = chart(charts(SimulationReport.html(unalike(), "t", "s")), "static:12");
+        Chart small = chart(charts(SimulationReport.html(unalike(), null, "t", "s")), "static:12");
         assertTrue(small.elements("line", "off-scale").isEmpty(), "its demand stayed on the scale");
     }
 
@@ -292,8 +299,8 @@ class SimulationReportTest {
             many.add(result("static:" + (100 + i), 10, List.of(10.0 * i + 1), List.of(at(0, 1, 1))));
         }
         List<Chart> charts = charts(SimulationReport.html(outcome(Duration.ofHours(1),
-                many.toArray(PolicyResult[]::new)), "t", "s"));
-        assertEquals(many.size(), charts.size(), "a nodes chart per policy with a series (not the oracle), and the waits");
+                many.toArray(PolicyResult[]::new)), null, "t", "s"));
+        assertEquals(many.size(), charts.size(), "a nodes chart per policy but the oracle, and the waits");
         for (Chart chart : charts) {
             Element legend = chart.legend();
             NodeList lines = legend.getElementsByTagName("line");
@@ -322,7 +329,7 @@ class SimulationReportTest {
 
     @Test
     void everyChartHasAxisTitles() {
-        List<Chart> charts = charts(SimulationReport.html(unalike(), "t", "s"));
+        List<Chart> charts = charts(SimulationReport.html(unalike(), null, "t", "s"));
         assertEquals(3, charts.size());
         for (Chart chart : charts) {
             Element x = chart.only("text", "x-title");
@@ -340,5 +347,43 @@ class SimulationReportTest {
                 assertTrue(yTitle.contains("share of jobs"), yTitle);
             }
         }
+    }
+
+    @Test
+    void costAppearsPerPolicyOnlyWithAPrice() throws IOException {
+        Simulation.Outcome outcome = unalike();
+        NodeHourPrice price = new NodeHourPrice(0.35);
+
+        Map<String, String> textCosts = new HashMap<>();
+        Matcher line = Pattern.compile("(?m)^(\\S+): cost (\\d+\\.\\d\\d) ")
+                .matcher(SimulationReport.text(outcome, price));
+        while (line.find()) {
+            textCosts.put(line.group(1), line.group(2));
+        }
+        JsonNode json = new ObjectMapper().readTree(SimulationReport.json(outcome, price));
+        String html = SimulationReport.html(outcome, price, "t", "s");
+        int costColumn = cells(html, "<tr><th>policy").indexOf("cost");
+        assertTrue(costColumn > 0, "the table has a cost column");
+        for (PolicyResult r : outcome.results()) {
+            double cost = r.nodeHours() * 0.35;
+            assertEquals(cost, Double.parseDouble(textCosts.get(r.name())), 0.005, r.name() + " in the text");
+            assertTrue(json.get(r.name()).get("cost").isNumber(), r.name() + ": a number in the JSON");
+            assertEquals(cost, json.get(r.name()).get("cost").asDouble(), 0.005, r.name() + " in the JSON");
+            String cell = cells(html, "<tr><td>" + r.name() + "<").get(costColumn);
+            assertTrue(cell.matches("\\d+\\.\\d\\d"), "two decimals, no currency: " + cell);
+            assertEquals(cost, Double.parseDouble(cell), 0.005, r.name() + " in the HTML");
+        }
+        assertEquals(outcome.results().size(), textCosts.size(), "one cost line per policy: " + textCosts);
+
+        String text = SimulationReport.text(outcome, null);
+        assertFalse(text.contains("cost"), text);
+        JsonNode unpriced = new ObjectMapper().readTree(SimulationReport.json(outcome, null));
+        for (PolicyResult r : outcome.results()) {
+            assertFalse(unpriced.get(r.name()).has("cost"), r.name());
+        }
+        String unpricedHtml = SimulationReport.html(outcome, null, "t", "s");
+        assertFalse(unpricedHtml.contains("cost") || unpricedHtml.contains("Cost"), "no cost without a price");
+        assertThrows(IllegalArgumentException.class, () -> new NodeHourPrice(-1));
+        assertThrows(IllegalArgumentException.class, () -> new NodeHourPrice(Double.NaN));
     }
 }
