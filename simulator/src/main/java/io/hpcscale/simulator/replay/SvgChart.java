@@ -11,13 +11,17 @@ import java.util.Locale;
  * here alone.
  */
 final class SvgChart {
-    static final int LEFT = 70;
-    static final int TOP = 18;
-    static final int PLOT_WIDTH = 640;
-    static final int PLOT_HEIGHT = 200;
-    static final int LEGEND_X = LEFT + PLOT_WIDTH + 20;
-    static final int WIDTH = LEGEND_X + 250;
+    /** Room for the y axis title and tick labels of up to six digits. */
+    private static final int LEFT = 70;
+    /** Room for the marks above the plot. */
+    private static final int TOP = 18;
+    private static final int PLOT_WIDTH = 640;
+    private static final int PLOT_HEIGHT = 200;
+    /** Room for the x tick labels and, below them, the x axis title. */
     private static final int BOTTOM = 46;
+    private static final int LEGEND_X = LEFT + PLOT_WIDTH + 20;
+    /** The legend column takes labels of about 35 characters; the page's 980 pixels hold the whole chart. */
+    private static final int WIDTH = LEGEND_X + 250;
     private static final int LEGEND_ROW = 16;
 
     /** A position in the plot: 0 is its left or bottom edge, 1 its right or top edge. */
