@@ -4,6 +4,8 @@ import io.hpcscale.common.cli.Cli;
 import io.hpcscale.common.config.Durations;
 import io.hpcscale.common.logging.LogLevels;
 import io.hpcscale.simulator.replay.BootTimes;
+import io.hpcscale.simulator.replay.DurationText;
+import io.hpcscale.simulator.replay.NodeHourPrice;
 import io.hpcscale.simulator.replay.Simulation;
 import io.hpcscale.simulator.replay.SimulationReport;
 import io.hpcscale.simulator.replay.SimulationSettings;
@@ -104,6 +106,10 @@ final class SimulateCommand implements Callable<Integer> {
             + "default: ${DEFAULT-VALUE}).")
     private String scalerQuickInterval;
 
+    @Option(names = "--price-per-hour", paramLabel = "AMOUNT", description = "What one instance costs per hour, in "
+            + "any currency: the reports add each policy's cost, its node-hours times this (default: no cost).")
+    private Double pricePerHour;
+
     @Option(names = "--json", paramLabel = "FILE", description = "Write the figures of each policy as JSON.")
     private Path json;
 
@@ -129,7 +135,9 @@ final class SimulateCommand implements Callable<Integer> {
         }
         SimulationSettings settings;
         Simulation.Selection selection;
+        NodeHourPrice price;
         try {
+            price = pricePerHour == null ? null : new NodeHourPrice(pricePerHour);
             settings = new SimulationSettings(cpusPerNode, nodes, BootTimes.parse(bootTime), evictions, quota, seed,
                     min, Durations.parse(idleTimeout), maxStart, maxStop, Duration.ofMinutes(2), Duration.ofMinutes(1),
                     Durations.parse(agentQuickInterval), Durations.parse(scalerQuickInterval), Duration.ofMinutes(10),
@@ -149,24 +157,24 @@ final class SimulateCommand implements Callable<Integer> {
         double seconds = (System.nanoTime() - begin) / 1e9;
         String described = describe(settings);
         PrintWriter out = spec.commandLine().getOut();
-        out.printf("%s: %d jobs over %s; %s%n", trace.getFileName(), outcome.jobs(), Durations.human(outcome.span()),
+        out.printf("%s: %d jobs over %s; %s%n", trace.getFileName(), outcome.jobs(), DurationText.of(outcome.span()),
                 described);
         if (outcome.skippedUnknownRuntime() > 0 || outcome.skippedTooWide() > 0) {
             out.printf("left out: %d jobs with unknown run time, %d wider than %d nodes%n",
                     outcome.skippedUnknownRuntime(), outcome.skippedTooWide(), nodes);
         }
         out.println();
-        out.print(SimulationReport.text(outcome));
+        out.print(SimulationReport.text(outcome, price));
         int replays = outcome.results().size() - 1;
         out.printf("%nsimulated %d policies in %.1f s: %.0f jobs simulated per second%n", replays, seconds,
                 outcome.jobs() * replays / seconds);
         try {
             if (json != null) {
-                Files.writeString(json, SimulationReport.json(outcome));
+                Files.writeString(json, SimulationReport.json(outcome, price));
                 out.println("wrote " + json);
             }
             if (report != null) {
-                Files.writeString(report, SimulationReport.html(outcome,
+                Files.writeString(report, SimulationReport.html(outcome, price,
                         "hpcscale simulation of " + trace.getFileName(), described));
                 out.println("wrote " + report);
             }

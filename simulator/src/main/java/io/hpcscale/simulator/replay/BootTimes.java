@@ -28,8 +28,9 @@ public record BootTimes(Duration low, Duration high) {
         return low.plus(high).dividedBy(2);
     }
 
+    /** As the option is written, like the other settings the report echoes, and exact to the millisecond. */
     @Override
     public String toString() {
-        return low.equals(high) ? Durations.human(low) : Durations.human(low) + "-" + Durations.human(high);
+        return low.equals(high) ? Durations.format(low) : Durations.format(low) + "-" + Durations.format(high);
     }
 }

@@ -59,9 +59,9 @@ class SimulationTest {
     void isTheSameForTheSameSeedAndDiffersForAnother() throws Exception {
         SwfTrace trace = SwfTrace.read(LUBLIN);
         Simulation.Selection first = new Simulation.Selection(150, null, null);
-        String one = SimulationReport.json(Simulation.run(trace, settings(7, 0.001, "2m-5m"), first));
-        String again = SimulationReport.json(Simulation.run(trace, settings(7, 0.001, "2m-5m"), first));
-        String other = SimulationReport.json(Simulation.run(trace, settings(8, 0.001, "2m-5m"), first));
+        String one = SimulationReport.json(Simulation.run(trace, settings(7, 0.001, "2m-5m"), first), null);
+        String again = SimulationReport.json(Simulation.run(trace, settings(7, 0.001, "2m-5m"), first), null);
+        String other = SimulationReport.json(Simulation.run(trace, settings(8, 0.001, "2m-5m"), first), null);
         assertEquals(one, again);
         assertNotEquals(one, other, "boot times and evictions come from the seed");
     }
@@ -123,16 +123,20 @@ class SimulationTest {
     void writesEveryFigureOfEveryPolicyAsJsonAndChartsAsHtml() throws Exception {
         Simulation.Outcome outcome = Simulation.run(SwfTrace.read(LUBLIN), settings(1, 0, "3m"),
                 new Simulation.Selection(100, null, null));
-        JsonNode json = new ObjectMapper().readTree(SimulationReport.json(outcome));
+        JsonNode json = new ObjectMapper().readTree(SimulationReport.json(outcome, null));
         assertEquals(List.of("hpcscale", "pintascaler", "static:256", "static:64", "oracle"),
                 iterable(json.fieldNames()));
         assertEquals(List.of("nodeHours", "idleNodeHours", "meanActiveInstances", "meanWaitSeconds", "medianWaitSeconds", "p95WaitSeconds",
                 "meanBoundedSlowdown", "starts", "stops", "peakNodes", "jobsCompleted"),
                 iterable(json.get("hpcscale").fieldNames()));
-        String html = SimulationReport.html(outcome, "test", "settings");
-        assertTrue(html.startsWith("<!DOCTYPE html>") && html.contains("<svg") && html.contains("polyline")
-                && html.contains("pintascaler") && html.endsWith("</html>\n"));
-        String text = SimulationReport.text(outcome);
+        String html = SimulationReport.html(outcome, null, "test", "settings");
+        assertTrue(html.startsWith("<!DOCTYPE html>") && html.contains("pintascaler") && html.endsWith("</html>\n"));
+        List<SimulationReportTest.Chart> charts = SimulationReportTest.charts(html);
+        long replayed = outcome.results().stream().filter(r -> !r.series().isEmpty()).count();
+        assertEquals(replayed + 1, charts.size(), "a nodes chart per replayed policy, and the waits");
+        assertEquals(1, charts.stream().filter(SimulationReportTest.Chart::isNodes).map(c -> c.texts("y-tick"))
+                .distinct().count(), "one vertical scale for every nodes chart");
+        String text = SimulationReport.text(outcome, null);
         assertTrue(text.contains("hpcscale") && text.contains("oracle"), text);
     }
 
