@@ -27,7 +27,10 @@ public final class Durations {
         };
     }
 
-    /** For people: whole seconds as {@code 45s}, {@code 5m30s}, {@code 1h16m}. */
+    /**
+     * For people: whole seconds as {@code 45s}, {@code 5m05s}, {@code 1h00m44s}, {@code 1h16m}: after a larger unit,
+     * minutes and seconds take two digits, so that {@code 1h44s} cannot be read as 1h44m.
+     */
     public static String human(Duration duration) {
         long seconds = Math.max(0, duration.toSeconds());
         long hours = seconds / 3600;
@@ -37,11 +40,11 @@ public final class Durations {
         if (hours > 0) {
             out.append(hours).append('h');
         }
-        if (minutes > 0) {
-            out.append(minutes).append('m');
+        if (minutes > 0 || (hours > 0 && rest > 0)) {
+            out.append(String.format(hours > 0 ? "%02dm" : "%dm", minutes));
         }
         if (rest > 0 || out.length() == 0) {
-            out.append(rest).append('s');
+            out.append(String.format(out.length() > 0 ? "%02ds" : "%ds", rest));
         }
         return out.toString();
     }
