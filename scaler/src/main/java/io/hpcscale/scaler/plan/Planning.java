@@ -260,11 +260,7 @@ final class Planning {
                 }
             } else if (record != null && record.booting() && !active) {
                 record = record.bootEnded();
-            } else if (record != null && !record.booting() && (instance.state() == PowerState.STARTING
-                    || (active && !record.running()))) {
-                // Last known stopped, now running: a start whose answer was lost, or someone else's, that ended
-                // between two listings. Timed as a boot like one caught starting, or a node that never reports
-                // would run for ever.
+            } else if (record != null && !record.booting() && instance.state() == PowerState.STARTING) {
                 record = record.bootSeen(now);
             }
             if (record != null) {

@@ -15,11 +15,13 @@ import io.hpcscale.common.model.VmDocument;
 import io.hpcscale.common.store.DocumentStore;
 import io.hpcscale.common.store.EtagConflictException;
 import io.hpcscale.common.store.StoreException;
+import io.hpcscale.scaler.cloud.AccessDeniedException;
 import io.hpcscale.scaler.cloud.CapacityException;
 import io.hpcscale.scaler.cloud.CloudException;
 import io.hpcscale.scaler.cloud.CreateResult;
 import io.hpcscale.scaler.cloud.Instance;
 import io.hpcscale.scaler.cloud.InstanceResults;
+import io.hpcscale.scaler.cloud.NotFoundException;
 import io.hpcscale.scaler.cloud.QuotaException;
 import io.hpcscale.scaler.cloud.ThrottledException;
 import io.hpcscale.scaler.plan.BootFailures;
@@ -472,7 +474,10 @@ final class Actuation {
             }
             for (Plan.Start start : failed) {
                 CloudException failure = results.failed().get(start.instance());
-                state = state.withInstance(start.instance().id(), record(state, start.instance()).withPending(null));
+                if (refusedBeforeActing(failure)) {
+                    state = state.withInstance(start.instance().id(), record(state, start.instance())
+                            .withPending(null));
+                }
                 noteThrottle(failure);
                 noteCapacity(failure);
                 event(EventKind.START, List.of(start.instance().id()), start.reason(),
@@ -550,6 +555,17 @@ final class Actuation {
             noteThrottle(e);
             event(EventKind.TIDY, List.of(), "tidying " + pool.provider().describe(), Outcome.failed(e.getMessage()));
         }
+    }
+
+    /**
+     * Whether the cloud said no before doing anything (throttled, no capacity, over quota, denied, not found). Any
+     * other failure may have come after the cloud acted (a lost answer), so the start stays pending: the next
+     * listing settles it, and an instance it finds active is timed as a boot from the start, never forgotten.
+     */
+    private static boolean refusedBeforeActing(CloudException failure) {
+        return failure instanceof ThrottledException || failure instanceof CapacityException
+                || failure instanceof QuotaException || failure instanceof AccessDeniedException
+                || failure instanceof NotFoundException;
     }
 
     /** Instances whose call was not made after all: their pending marks go. */

@@ -500,15 +500,16 @@ class PlannerTest {
     }
 
     @Test
-    void anInstanceFoundRunningThatItsRecordSaysStoppedBootsFromNow() {
-        // A start whose answer was lost (or someone else's) may finish between two listings: the instance is first
-        // seen running. Its boot is timed all the same, or a node that never reports would run for ever.
+    void anInstanceSomeoneElseStartedAgainIsNotTimedAsABootAndSoNeverStoppedForOne() {
+        // Last known stopped, found running, and hpcscale asked nothing: an administrator started it, and its node may
+        // run jobs under a mapping hpcscale does not know. A start of hpcscale's whose answer was lost stays pending
+        // instead (Actuation), and is timed from the start by the next listing.
         PoolStateBuilder pool = new PoolStateBuilder().instance(1, PowerState.RUNNING);
         pool.state = pool.state.withInstance(id(1), InstanceRecord.seenActive(NOW.minus(Duration.ofHours(3)), false)
                 .stopped(NOW.minus(Duration.ofHours(1)), StopKind.EVICTED, "evicted"));
         PlanResult result = pool.plan();
-        assertEquals(NOW, result.state().bootingSince(id(1)), "timed from when it was seen running again");
-        assertFalse(result.state().instance(id(1)).orElseThrow().startedByHpcscale());
+        assertEquals(null, result.state().bootingSince(id(1)), "not a boot of hpcscale's");
+        assertTrue(result.plan().stops().isEmpty(), "never stopped as a failed boot");
     }
 
     @Test
