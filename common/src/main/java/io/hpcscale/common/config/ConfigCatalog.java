@@ -256,10 +256,10 @@ public final class ConfigCatalog {
                 .build());
         keys.add(key("command.secretOptions", ValueKind.STRING, null, ALL)
                 .describe("Options of the commands hpcscale runs (power commands, scheduler commands) whose value is "
-                        + "secret, comma-separated (-P, --ipmi-pass): the argument after each, or its =value, never "
-                        + "appears in a log line, event, heartbeat or message. Options whose name holds password, "
-                        + "secret, token, key, sas, credential or sig are hidden anyway. Better still, pass secrets "
-                        + "in a file or the environment (docs/security.md).")
+                        + "secret, comma-separated and spelt exactly (-P is not -p): the argument after each, or its "
+                        + "=value, never appears in a log line, event, heartbeat or message. Options whose name ends "
+                        + "in password, pass, secret, token, key, sas, sig or credential are hidden anyway. Better "
+                        + "still, pass secrets in a file or the environment (docs/security.md).")
                 .build());
         keys.add(key("pool.<name>.provider", ValueKind.CHOICE, null, Set.of(SCALER)).requiredBy(SCALER)
                 .choices("azure", "command", "simulated")

@@ -25,16 +25,18 @@ final class RepeatedKeys {
         int i = 0;
         while (i < lines.size()) {
             int first = i;
+            String trimmed = lines.get(first).strip();
+            if (trimmed.isEmpty() || trimmed.startsWith("#") || trimmed.startsWith("!")) {
+                // A comment ends at its line, even with a backslash at the end, as Properties reads it.
+                i++;
+                continue;
+            }
             StringBuilder logical = new StringBuilder(lines.get(i));
             while (endsInContinuation(lines.get(i)) && i + 1 < lines.size()) {
                 i++;
                 logical.append('\n').append(lines.get(i));
             }
             i++;
-            String trimmed = lines.get(first).strip();
-            if (trimmed.isEmpty() || trimmed.startsWith("#") || trimmed.startsWith("!")) {
-                continue;
-            }
             Properties one = new Properties();
             try {
                 one.load(new StringReader(logical.toString()));

@@ -119,7 +119,8 @@ final class RunningCommand {
                 throw new CommandTimeoutException(command);
             }
             if (cause instanceof IOException io) {
-                throw new CommandNotFoundException(command, rootMessage(io), io);
+                // Not chained: zt-exec's message names the whole command line, secrets and all.
+                throw new CommandNotFoundException(command, rootMessage(io), null);
             }
             if (cause instanceof InterruptedException) {
                 throw new InterruptedException("the command's waiter was interrupted");

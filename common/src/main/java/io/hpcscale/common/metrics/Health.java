@@ -1,5 +1,6 @@
 package io.hpcscale.common.metrics;
 
+import io.hpcscale.common.secrets.Redactor;
 import java.util.Optional;
 
 /**
@@ -27,7 +28,7 @@ public final class Health {
 
     public synchronized void cycleFailed(String why) {
         failedInARow++;
-        lastFailure = why;
+        lastFailure = Redactor.text(why);
     }
 
     /** The scaler lost the lease it held: another scaler took it, or it could not renew it. */

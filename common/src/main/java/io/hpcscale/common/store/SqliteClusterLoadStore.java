@@ -455,9 +455,11 @@ public final class SqliteClusterLoadStore implements ClusterLoadStore {
                 checkSchema(connection);
             } catch (SQLException e) {
                 // A user who may read the file but not write its directory cannot make the shared-memory file a
-                // WAL reader needs. With no writer at work (no -wal file) the file is read as it stands; with one,
-                // the writer's -wal and -shm files serve, and only a user who cannot read those is refused.
-                if (Files.exists(Path.of(path.toAbsolutePath() + "-wal"))) {
+                // WAL reader needs. With no writer at work (no -wal file) the file is read as it stands, without
+                // locks: a writer starting meanwhile could show this one read a moment's inconsistency, which a
+                // command that only displays can afford. With a writer at work its -wal and -shm files serve, and
+                // only a user who cannot read those is refused. Any other failure is reported as it is.
+                if (!cannotMakeSharedMemory(e) || Files.exists(Path.of(path.toAbsolutePath() + "-wal"))) {
                     throw e;
                 }
                 close();
@@ -470,6 +472,14 @@ public final class SqliteClusterLoadStore implements ClusterLoadStore {
             throw new StoreException("cannot read the SQLite file " + path + ": " + e.getMessage()
                     + " (check store.sqlite.path, and that this user may read the file and its directory)", e);
         }
+    }
+
+    private static boolean cannotMakeSharedMemory(SQLException e) {
+        return e instanceof SQLiteException sqlite && switch (sqlite.getResultCode()) {
+            case SQLITE_READONLY_DIRECTORY, SQLITE_READONLY_CANTINIT, SQLITE_READONLY_CANTLOCK, SQLITE_READONLY,
+                    SQLITE_CANTOPEN -> true;
+            default -> false;
+        };
     }
 
     private static void checkSchema(Connection c) throws SQLException {

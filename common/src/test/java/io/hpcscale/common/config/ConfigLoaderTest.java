@@ -51,7 +51,7 @@ class ConfigLoaderTest {
     @Test
     void aKeyGivenTwiceIsAnErrorNamingBothLines() throws IOException {
         ConfigException e = problems(file(
-                "# the pool",
+                "# the pool \\",
                 "pool.gpu.queue = gpuq",
                 "agent.interval = 90s",
                 "pool.gpu.max = 4",
@@ -61,6 +61,14 @@ class ConfigLoaderTest {
         assertEquals(1, e.problems().size(), e.getMessage());
         assertEquals("agent.interval is given 2 times in " + dir.resolve("hpcscale.properties")
                 + ", on lines 3 and 5: keep one of them", e.problems().get(0));
+    }
+
+    @Test
+    void aCommentEndingInABackslashDoesNotHideTheNextKeysRepetition() throws IOException {
+        ConfigException e = problems(file("# see C:\\", "pool.gpu.queue = gpuq", "pool.gpu.queue = gpuq2"),
+                Map.of());
+        assertTrue(e.problems().get(0).startsWith("pool.gpu.queue is given 2 times") && e.problems().get(0)
+                .contains("on lines 2 and 3"), e.getMessage());
     }
 
     @Test

@@ -20,11 +20,29 @@ class RedactorTest {
     }
 
     @Test
-    void hidesOptionsTheAdministratorMarksSecret() {
+    void hidesOptionsTheAdministratorMarksSecretSpeltExactly() {
         Redactor.markSecretOptions(Set.of("-P"));
         assertEquals(List.of("ipmitool", "-U", "admin", "-P", Redactor.MARK),
                 Redactor.argv(List.of("ipmitool", "-U", "admin", "-P", "hunter2")));
         assertFalse(Redactor.text("ipmitool -U admin -P hunter2 failed").contains("hunter2"));
+        assertEquals(List.of("squeue", "-p", "gpu"), Redactor.argv(List.of("squeue", "-p", "gpu")), "-p is not -P");
+    }
+
+    @Test
+    void hidesASecretOptionsValueInTextWhetherAfterABlankOrAnEqualsSign() {
+        String shown = Redactor.text("`sh -c 'power --password hunter2 --api-token=abc123 on vm1'` exited with "
+                + "status 1");
+        assertFalse(shown.contains("hunter2") || shown.contains("abc123"), shown);
+        assertTrue(shown.contains("--password [redacted]") && shown.contains("on vm1"), shown);
+    }
+
+    @Test
+    void keepsTheArgumentAfterOptionsThatOnlyContainASecretWord() {
+        List<String> argv = List.of("az", "vmss", "update", "--signal", "TERM", "--keyvault", "kv1",
+                "--disable-password-authentication", "--name", "vmss1", "--generate-ssh-keys", "--key-file", "k.pem");
+        assertEquals(argv, Redactor.argv(argv));
+        String text = "host key: verification failed for node1; token: expired";
+        assertEquals(text, Redactor.text(text));
     }
 
     @Test

@@ -14,6 +14,7 @@ import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Gauge;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * The scaler's metrics, from each cycle's outcome: instances by pool and state, demand, actions and refusals, backoff,
@@ -73,6 +74,11 @@ public final class ScalerMetrics {
     public void cycle(CycleOutcome outcome, Duration took, StoreUsage storeUsage) {
         lease(outcome.lease());
         if (outcome.standby()) {
+            // A standby knows nothing current of the pools: the active scaler's figures are the ones to sum, and a
+            // frozen copy here would double them, or hide a stale agent behind an age that no longer grows.
+            for (Gauge perPool : List.of(instances, queuedJobs, demandedNodes, target, backoff, agentReadAge)) {
+                perPool.clear();
+            }
             return;
         }
         boolean leaseUnknown = outcome.lease() != null && outcome.lease().state() == LeaseStatus.State.UNKNOWN;

@@ -1,6 +1,7 @@
 package io.hpcscale.scaler.plan;
 
 import io.hpcscale.common.model.NodeNames;
+import io.hpcscale.common.secrets.Redactor;
 import io.hpcscale.scaler.cloud.Instance;
 import java.util.HashMap;
 import java.util.List;
@@ -31,8 +32,9 @@ public final class InstanceList {
         return new InstanceList(instances, null);
     }
 
+    /** @param because why, which may quote a list command's output, so anything shaped like a secret goes */
     public static InstanceList unknown(String because) {
-        return new InstanceList(List.of(), because);
+        return new InstanceList(List.of(), Redactor.text(because));
     }
 
     public List<Instance> instances() {

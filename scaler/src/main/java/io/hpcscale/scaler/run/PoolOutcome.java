@@ -1,5 +1,6 @@
 package io.hpcscale.scaler.run;
 
+import io.hpcscale.common.secrets.Redactor;
 import io.hpcscale.scaler.plan.Plan;
 import java.util.List;
 
@@ -13,6 +14,7 @@ import java.util.List;
 public record PoolOutcome(String pool, Plan plan, List<ScalerEvent> events, String problem, PoolCensus census) {
     public PoolOutcome {
         events = List.copyOf(events);
+        problem = Redactor.text(problem);
     }
 
     /** A pool that was not planned. */

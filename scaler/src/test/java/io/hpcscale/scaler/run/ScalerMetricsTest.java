@@ -198,7 +198,10 @@ class ScalerMetricsTest {
         HttpResponse<String> sick = get("/healthz");
         assertEquals(503, sick.statusCode());
         assertTrue(sick.body().contains("lease was lost") && sick.body().contains("host-b"), sick.body());
-        assertEquals(0, sample(get("/metrics").body(), "hpcscale_lease_held", ""));
+        String standby = get("/metrics").body();
+        assertEquals(0, sample(standby, "hpcscale_lease_held", ""));
+        assertEquals(-1, sample(standby, "hpcscale_instances", "{pool=\"p\",state=\"stopped\"}"),
+                "a standby shows no pool figures of its own: " + standby);
     }
 
     @Test
