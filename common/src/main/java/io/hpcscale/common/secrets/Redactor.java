@@ -36,6 +36,8 @@ public final class Redactor {
     private static final Pattern JWT = Pattern.compile("\\beyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]*");
     private static final Pattern ACCOUNT_KEY = Pattern.compile("\\b[A-Za-z0-9+/]{86}==");
     private static final Set<String> MARKED = new CopyOnWriteArraySet<>();
+    /** The marked options with their values, compiled once: text() runs for every event and heartbeat. */
+    private static volatile Pattern markedWithValue;
 
     private Redactor() {
     }
@@ -44,8 +46,10 @@ public final class Redactor {
      * Options the administrator marks secret ({@code command.secretOptions}), spelt exactly (-P is not -p): the
      * argument after each, or its {@code =value}, is never shown. Process-wide, like the log it protects.
      */
-    public static void markSecretOptions(Set<String> options) {
+    public static synchronized void markSecretOptions(Set<String> options) {
         options.forEach(o -> MARKED.add(o.strip()));
+        markedWithValue = MARKED.isEmpty() ? null : Pattern.compile("(?<![\\w-])(" + String.join("|",
+                MARKED.stream().map(Pattern::quote).toList()) + ")(=|\\s+)(\\S+)");
     }
 
     /** A command line with the values of secret options hidden, for display. */
@@ -86,9 +90,9 @@ public final class Redactor {
         out = BEARER.matcher(out).replaceAll(m -> Matcher.quoteReplacement(m.group(1) + " " + MARK));
         out = JWT.matcher(out).replaceAll(MARK);
         out = ACCOUNT_KEY.matcher(out).replaceAll(MARK);
-        for (String option : MARKED) {
-            out = Pattern.compile("(?<![\\w-])(" + Pattern.quote(option) + ")(=|\\s+)(\\S+)").matcher(out)
-                    .replaceAll(m -> Matcher.quoteReplacement(m.group(1) + m.group(2) + MARK));
+        Pattern marked = markedWithValue;
+        if (marked != null) {
+            out = marked.matcher(out).replaceAll(m -> Matcher.quoteReplacement(m.group(1) + m.group(2) + MARK));
         }
         return out;
     }

@@ -47,7 +47,7 @@ final class EventsCommand implements Callable<Integer> {
     @Option(names = "--follow", description = "Keep printing new events as they are recorded, until interrupted.")
     private boolean follow;
 
-    @Option(names = "--follow-interval", paramLabel = "DURATION", defaultValue = "2s",
+    @Option(names = "--follow-interval", paramLabel = "DURATION", defaultValue = "5s",
             description = "How often --follow reads the store (default: ${DEFAULT-VALUE}).")
     private String followInterval;
 
