@@ -59,6 +59,7 @@ public final class Agent {
     private final DocumentMapper mapper;
     private final Reconciler reconciler = new Reconciler();
     private final DrainResponder drainResponder;
+    private final OfflineOwnership ownership = new OfflineOwnership();
 
     private WrittenDocuments written;
     private Instant loadedAt;
@@ -159,19 +160,27 @@ public final class Agent {
             String marker = drainMarker();
             Map<String, DrainDocument> drains = drains(marker);
             Optional<String> signature = quickSignatureBefore();
-            SchedulerSnapshot snapshot = adapter.read();
-            if (respondToDrains(drains, snapshot)) {
-                snapshot = adapter.read();
+            Map<String, VmDocument> previous = written.vmsByName();
+            OfflineOwnership.Resolved read = readScheduler(drains, previous);
+            SchedulerSnapshot snapshot = read.snapshot();
+            if (respondToDrains(drains, read)) {
+                snapshot = readScheduler(drains, previous).snapshot();
             }
             jobsRead = snapshot.jobs().size();
             nodesRead = snapshot.nodes().size();
-            DesiredDocuments desired = mapper.map(snapshot, drains, written.vmsByName(), now);
+            DesiredDocuments desired = mapper.map(snapshot, drains, previous, now);
             ChangeSet changes = reconciler.diff(desired, written, snapshot.unreadableJobIds(),
                     snapshot.unreadableNodes());
             write(changes);
             succeeded = true;
             drainMarkerRead = marker;
             signature.ifPresent(value -> signatureRead = value);
+        }
+
+        /** The scheduler as it is, each offline node's mark attributed with the store's evidence. */
+        private OfflineOwnership.Resolved readScheduler(Map<String, DrainDocument> drains,
+                Map<String, VmDocument> previous) throws SchedulerReadException, InterruptedException {
+            return ownership.resolve(adapter.read(), drains, previous);
         }
 
         /** Taken before the full read, so a change that lands during it is seen by the next quick check. */
@@ -206,11 +215,14 @@ public final class Agent {
         }
 
         /** Carries out the drain handshake; true when it changed a node, so the scheduler must be read again. */
-        private boolean respondToDrains(Map<String, DrainDocument> drains, SchedulerSnapshot snapshot)
+        private boolean respondToDrains(Map<String, DrainDocument> drains, OfflineOwnership.Resolved read)
                 throws InterruptedException {
-            DrainResponder.Actions actions = drainResponder.decide(drains, snapshot);
+            DrainResponder.Actions actions = drainResponder.decide(drains, read.snapshot(), read.restored());
             boolean changed = false;
             for (DrainDocument drain : actions.takeOffline()) {
+                if (!recordIntent(drain)) {
+                    continue;
+                }
                 try {
                     adapter.offline(drain.name(), drain.reason());
                     takenOffline.add(drain.name());
@@ -242,6 +254,33 @@ public final class Agent {
                 }
             }
             return changed;
+        }
+
+        /**
+         * Before taking a node offline, its document is written echoing the drain request while it still shows the
+         * node in service: the evidence that the mark is hpcscale's should the scheduler lose it (a PBS server
+         * restart drops node comments) before the agent has written the offline state, because it was killed or the
+         * store was down. Such a document is no acknowledgement: the scaler stops nothing on it. Without the
+         * record, the node is not taken offline this cycle.
+         *
+         * @return whether the offline may go ahead
+         */
+        private boolean recordIntent(DrainDocument drain) {
+            VmDocument vm = written.vmsByName().get(drain.name());
+            if (vm == null || drain.requestedAt().equals(vm.drainRequestedAt())) {
+                return true;
+            }
+            VmDocument intent = vm.withDrainRequestedAt(drain.requestedAt());
+            try {
+                store.upsert(List.of(intent));
+            } catch (StoreException e) {
+                problems.add("taking node " + drain.name() + " offline waits: the store did not take the record of "
+                        + "the intent: " + e.getMessage());
+                return false;
+            }
+            written = written.withVm(intent);
+            upserted.add(intent);
+            return true;
         }
 
         private void write(ChangeSet changes) {

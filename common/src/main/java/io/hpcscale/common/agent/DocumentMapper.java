@@ -6,9 +6,11 @@ import io.hpcscale.common.model.DocumentKey;
 import io.hpcscale.common.model.DrainDocument;
 import io.hpcscale.common.model.JobDocument;
 import io.hpcscale.common.model.JobState;
+import io.hpcscale.common.model.NodeNames;
 import io.hpcscale.common.model.NodeJobStatus;
 import io.hpcscale.common.model.VmDocument;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -54,6 +56,7 @@ final class DocumentMapper {
                 jobs.put(document.key(), document);
             }
         }
+        Map<String, List<String>> jobsHolding = jobsByHost(snapshot.jobs());
         Map<DocumentKey, VmDocument> vms = new HashMap<>(snapshot.nodes().size() * 2);
         for (SchedulerNode node : snapshot.nodes()) {
             Optional<String> pool = pools.poolForNode(node.name(), node.queues());
@@ -61,19 +64,40 @@ final class DocumentMapper {
                 continue;
             }
             DrainDocument drain = drainsByNode.get(node.name());
-            VmDocument document = vmDocument(node, pool.get(), drain, previousByName.get(node.name()), now);
+            // A node holds every job that names it as where it runs, listed on it or not: PBS lists neither a
+            // suspended job nor one that was starting when its server restarted.
+            VmDocument document = vmDocument(node.alsoHeldBy(jobsHolding.getOrDefault(NodeNames.key(node.name()),
+                    List.of())), pool.get(), drain, previousByName.get(node.name()), now);
             vms.put(document.key(), document);
         }
         reportedUnmapped.endRound();
         return new DesiredDocuments(jobs, vms);
     }
 
+    /**
+     * The jobs whose own record names each node as where they run, by node key, whatever their state and queue:
+     * mapped or not, a job on a node occupies it.
+     */
+    private static Map<String, List<String>> jobsByHost(List<SchedulerJob> jobs) {
+        Map<String, List<String>> byHost = new HashMap<>();
+        for (SchedulerJob job : jobs) {
+            if (job.state() == JobState.Finished) {
+                continue;
+            }
+            for (String host : job.hosts()) {
+                byHost.computeIfAbsent(NodeNames.key(host), h -> new ArrayList<>(1)).add(job.id());
+            }
+        }
+        return byHost;
+    }
+
+
     private VmDocument vmDocument(SchedulerNode node, String pool, DrainDocument drain, VmDocument previous,
             Instant now) {
         boolean busy = node.jobStatus() == NodeJobStatus.Busy || !node.jobIds().isEmpty();
         return new VmDocument(CosmosIds.encode(node.name()), pool, node.name(),
-                busy ? NodeJobStatus.Busy : NodeJobStatus.Free, node.rawState(), node.offline(),
-                node.offlineByHpcscale(), node.down(), node.cpusTotal(), node.cpusUsed(), node.memoryMb(),
+                busy ? NodeJobStatus.Busy : NodeJobStatus.Free, node.rawState(), node.isOffline(),
+                node.offlineByHpcscale(), node.down(), node.exclusive(), node.cpusTotal(), node.cpusUsed(), node.memoryMb(),
                 node.memoryMbUsed(), node.gpus(), node.gpusUsed(), node.jobIds(),
                 lastBusyAt(node, busy, previous, now), now, drain == null ? null : drain.requestedAt(), agentId);
     }
@@ -81,12 +105,20 @@ final class DocumentMapper {
     /**
      * A busy node keeps the time it became busy, so its document does not change while it stays busy; a node that
      * turns free gets the time it was seen free, which starts its idle clock. A node seen for the first time starts
-     * its idle clock now, unless the scheduler knows it was used more recently.
+     * its idle clock now, unless the scheduler knows it was used more recently. A node the scheduler cannot reach
+     * has no idle clock: what runs there is unknown, so its document keeps the time it had, and its clock starts
+     * afresh when it reports again.
      */
     private static Instant lastBusyAt(SchedulerNode node, boolean busy, VmDocument previous, Instant now) {
+        if (node.down()) {
+            return previous != null && previous.lastBusyAt() != null ? previous.lastBusyAt() : now;
+        }
         boolean wasBusy = previous != null && previous.jobStatus() == NodeJobStatus.Busy;
         if (busy) {
             return wasBusy && previous.lastBusyAt() != null ? previous.lastBusyAt() : now;
+        }
+        if (previous != null && previous.down()) {
+            return now;
         }
         Instant since;
         if (previous == null) {

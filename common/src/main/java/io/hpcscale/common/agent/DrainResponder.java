@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,7 +30,11 @@ final class DrainResponder {
     record Actions(List<DrainDocument> takeOffline, List<SchedulerNode> bringBack) {
     }
 
-    Actions decide(Map<String, DrainDocument> drainsByNode, SchedulerSnapshot snapshot) {
+    /**
+     * @param markLost nodes the scheduler showed offline without hpcscale's mark although the store shows them
+     *                 hpcscale's ({@link OfflineOwnership}): a drained one is marked again
+     */
+    Actions decide(Map<String, DrainDocument> drainsByNode, SchedulerSnapshot snapshot, Set<String> markLost) {
         List<DrainDocument> takeOffline = new ArrayList<>();
         List<SchedulerNode> bringBack = new ArrayList<>();
         Map<String, SchedulerNode> nodes = new java.util.HashMap<>();
@@ -49,7 +54,7 @@ final class DrainResponder {
                 }
                 continue;
             }
-            if (!node.offline()) {
+            if (!node.isOffline() || (markLost.contains(node.name()) && !node.down())) {
                 takeOffline.add(drain);
             } else if (!node.offlineByHpcscale() && reported.first("admin:" + node.name())) {
                 DrainFields.takeOffline(log.atInfo(), drain).addKeyValue(LogFields.OUTCOME,

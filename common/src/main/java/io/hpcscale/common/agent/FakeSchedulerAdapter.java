@@ -126,27 +126,32 @@ public final class FakeSchedulerAdapter implements SchedulerAdapter {
 
     /** A free, online node with this shape in this queue. */
     public static SchedulerNode freeNode(String name, String queue, int cpus) {
-        return new SchedulerNode(name, List.of(queue), NodeJobStatus.Free, "free", false, false, false, cpus, 0,
-                cpus * 4096L, 0, 0, 0, List.of(), null);
+        return new SchedulerNode(name, List.of(queue), NodeJobStatus.Free, "free", OfflineMark.NONE, false, false,
+                cpus, 0, cpus * 4096L, 0, 0, 0, List.of(), null);
     }
 
     /** The node with a job list; busy when the list is not empty. */
     public static SchedulerNode withJobs(SchedulerNode n, List<String> jobIds) {
         NodeJobStatus status = jobIds.isEmpty() ? NodeJobStatus.Free : NodeJobStatus.Busy;
         return new SchedulerNode(n.name(), n.queues(), status, jobIds.isEmpty() ? "free" : "job-busy", n.offline(),
-                n.offlineByHpcscale(), n.down(), n.cpusTotal(), jobIds.isEmpty() ? 0 : n.cpusTotal(), n.memoryMb(),
+                n.down(), n.exclusive(), n.cpusTotal(), jobIds.isEmpty() ? 0 : n.cpusTotal(), n.memoryMb(),
                 n.memoryMbUsed(), n.gpus(), n.gpusUsed(), jobIds, n.lastUsedAt());
     }
 
     public static SchedulerNode withDown(SchedulerNode n, boolean down) {
         return new SchedulerNode(n.name(), n.queues(), n.jobStatus(), down ? "down" : n.rawState(), n.offline(),
-                n.offlineByHpcscale(), down, n.cpusTotal(), n.cpusUsed(), n.memoryMb(), n.memoryMbUsed(), n.gpus(),
+                down, n.exclusive(), n.cpusTotal(), n.cpusUsed(), n.memoryMb(), n.memoryMbUsed(), n.gpus(),
                 n.gpusUsed(), n.jobIds(), n.lastUsedAt());
     }
 
     public static SchedulerNode withOffline(SchedulerNode n, boolean offline, boolean byHpcscale) {
-        return new SchedulerNode(n.name(), n.queues(), n.jobStatus(), offline ? "offline" : "free", offline,
-                offline && byHpcscale, n.down(), n.cpusTotal(), n.cpusUsed(), n.memoryMb(), n.memoryMbUsed(),
-                n.gpus(), n.gpusUsed(), n.jobIds(), n.lastUsedAt());
+        return withMark(n, !offline ? OfflineMark.NONE : byHpcscale ? OfflineMark.HPCSCALE : OfflineMark.OTHER);
+    }
+
+    /** The node with this mark, as a scheduler would show it; {@code UNMARKED} is PBS after a server restart. */
+    public static SchedulerNode withMark(SchedulerNode n, OfflineMark mark) {
+        return new SchedulerNode(n.name(), n.queues(), n.jobStatus(), mark.offline() ? "offline" : "free", mark,
+                n.down(), n.exclusive(), n.cpusTotal(), n.cpusUsed(), n.memoryMb(), n.memoryMbUsed(), n.gpus(),
+                n.gpusUsed(), n.jobIds(), n.lastUsedAt());
     }
 }

@@ -19,4 +19,18 @@ public final class OfflineMarker {
     public static boolean isOurs(String comment) {
         return comment != null && comment.contains(MARKER);
     }
+
+    /**
+     * The mark of a node the scheduler shows {@code offline} or not, from its comment or reason: a blank one is no
+     * mark at all, which only the store's evidence can attribute.
+     */
+    public static OfflineMark markOf(boolean offline, String comment) {
+        if (!offline) {
+            return OfflineMark.NONE;
+        }
+        if (comment == null || comment.isBlank()) {
+            return OfflineMark.UNMARKED;
+        }
+        return isOurs(comment) ? OfflineMark.HPCSCALE : OfflineMark.OTHER;
+    }
 }

@@ -40,6 +40,14 @@ public interface SchedulerAdapter {
     }
 
     /**
+     * Asks the scheduler, in a way that changes nothing, whether the agent may take nodes out of service: the
+     * operator right an administrator must grant once. Empty when this scheduler offers no harmless way to ask.
+     */
+    default Optional<DrainRight> probeDrainRight() throws InterruptedException {
+        return Optional.empty();
+    }
+
+    /**
      * Stops the scheduler from placing new jobs on the node. The adapter marks the node with
      * {@link OfflineMarker#comment} so that hpcscale recognises its own mark later.
      */

@@ -12,6 +12,9 @@ import java.util.Objects;
  *
  * @param id     the scheduler's job id (array tasks have their own)
  * @param queues the queue, or the partitions it may run in, in the scheduler's order
+ * @param hosts  the nodes the job's own record names as where it runs (PBS {@code exec_host}, Slurm's node list),
+ *               whatever its state: a suspended job, or one being started, may be missing from its nodes' listing,
+ *               and these nodes are occupied all the same; empty for a job that holds no node
  */
 public record SchedulerJob(
         String id,
@@ -21,7 +24,8 @@ public record SchedulerJob(
         int nodes,
         Placement placement,
         boolean exclusive,
-        Instant submittedAt) {
+        Instant submittedAt,
+        List<String> hosts) {
 
     public SchedulerJob {
         Objects.requireNonNull(id, "id");
@@ -29,5 +33,12 @@ public record SchedulerJob(
         Objects.requireNonNull(placement, "placement");
         queues = List.copyOf(queues);
         chunks = List.copyOf(chunks);
+        hosts = List.copyOf(hosts);
+    }
+
+    /** A job that holds no node yet. */
+    public SchedulerJob(String id, List<String> queues, JobState state, List<Chunk> chunks, int nodes,
+            Placement placement, boolean exclusive, Instant submittedAt) {
+        this(id, queues, state, chunks, nodes, placement, exclusive, submittedAt, List.of());
     }
 }

@@ -9,6 +9,12 @@ import java.util.Map;
 /** What the agent knows to be in the store: the job and vm documents it wrote and has not deleted. */
 record WrittenDocuments(Map<DocumentKey, JobDocument> jobs, Map<DocumentKey, VmDocument> vms) {
 
+    WrittenDocuments withVm(VmDocument vm) {
+        Map<DocumentKey, VmDocument> updated = new HashMap<>(vms);
+        updated.put(vm.key(), vm);
+        return new WrittenDocuments(jobs, updated);
+    }
+
     Map<String, VmDocument> vmsByName() {
         Map<String, VmDocument> byName = new HashMap<>(vms.size() * 2);
         vms.values().forEach(vm -> byName.put(vm.name(), vm));

@@ -184,6 +184,7 @@ public final class DocumentCodec {
         json.put(Fields.OFFLINE, vm.offline());
         json.put(Fields.OFFLINE_BY_HPCSCALE, vm.offlineByHpcscale());
         json.put(Fields.DOWN, vm.down());
+        json.put(Fields.EXCLUSIVE, vm.exclusive());
         json.put(Fields.CPUS_TOTAL, vm.cpusTotal());
         json.put(Fields.CPUS_USED, vm.cpusUsed());
         json.put(Fields.MEMORY_MB, vm.memoryMb());
@@ -208,6 +209,7 @@ public final class DocumentCodec {
                 fields.bool(Fields.OFFLINE),
                 fields.bool(Fields.OFFLINE_BY_HPCSCALE),
                 fields.bool(Fields.DOWN),
+                fields.bool(Fields.EXCLUSIVE),
                 fields.intNumber(Fields.CPUS_TOTAL, 0),
                 fields.intNumber(Fields.CPUS_USED, 0),
                 fields.number(Fields.MEMORY_MB, 0),

@@ -10,7 +10,9 @@ import java.util.Objects;
  * @param schedulerState   the scheduler's own state text, for people
  * @param offline          the scheduler will not place new jobs on it (PBS offline, Slurm drain)
  * @param offlineByHpcscale offline, and the mark carries hpcscale's marker
- * @param down             the scheduler cannot reach the node
+ * @param down             the scheduler cannot reach the node: what runs there is unknown
+ * @param exclusive        a job holds the node exclusively: no other job may be placed on it, whatever CPUs it
+ *                         shows unused
  * @param lastBusyAt       for a busy node, when it became busy; for a free node, when it was last seen busy
  * @param seenAt           when the agent read the state this document holds
  * @param drainRequestedAt the {@code RequestedAt} of the drain request the agent had read before it read this
@@ -25,6 +27,7 @@ public record VmDocument(
         boolean offline,
         boolean offlineByHpcscale,
         boolean down,
+        boolean exclusive,
         int cpusTotal,
         int cpusUsed,
         long memoryMb,
@@ -55,15 +58,25 @@ public record VmDocument(
         return jobStatus == NodeJobStatus.Free && jobIds.isEmpty();
     }
 
-    /** Online, reachable, and accepting jobs: its free resources are usable capacity. */
-    public boolean schedulable() {
-        return !offline && !down;
+    /**
+     * Out of service by someone else's mark (an administrator's): hpcscale never starts, stops, drains or returns
+     * such a node.
+     */
+    public boolean heldByAdministrator() {
+        return offline && !offlineByHpcscale;
     }
 
     public VmDocument withSeenAt(Instant newSeenAt) {
         return new VmDocument(id, poolName, name, jobStatus, schedulerState, offline, offlineByHpcscale, down,
-                cpusTotal, cpusUsed, memoryMb, memoryMbUsed, gpus, gpusUsed, jobIds, lastBusyAt, newSeenAt,
+                exclusive, cpusTotal, cpusUsed, memoryMb, memoryMbUsed, gpus, gpusUsed, jobIds, lastBusyAt, newSeenAt,
                 drainRequestedAt, agent);
+    }
+
+    /** The same state, read after the agent had read the drain request of {@code requestedAt}. */
+    public VmDocument withDrainRequestedAt(Instant requestedAt) {
+        return new VmDocument(id, poolName, name, jobStatus, schedulerState, offline, offlineByHpcscale, down,
+                exclusive, cpusTotal, cpusUsed, memoryMb, memoryMbUsed, gpus, gpusUsed, jobIds, lastBusyAt, seenAt,
+                requestedAt, agent);
     }
 
     /** Same node state, whenever it was seen. */

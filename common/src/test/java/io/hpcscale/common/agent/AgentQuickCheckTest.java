@@ -62,7 +62,7 @@ class AgentQuickCheckTest {
                 new ChangeMarkerDocument(ChangeMarkerDocument.DRAINS, clock.instant())));
         assertTrue(agent.changed(), "the scaler's marker moved");
         agent.runOnce(clock.instant());
-        assertTrue(scheduler.node("n1").offline(), "the full read carried the drain out");
+        assertTrue(scheduler.node("n1").isOffline(), "the full read carried the drain out");
         assertFalse(agent.changed());
     }
 

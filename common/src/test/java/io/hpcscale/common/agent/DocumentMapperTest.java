@@ -26,8 +26,8 @@ class DocumentMapperTest {
     private final DocumentMapper mapper = new DocumentMapper(pools, "agent-head-fake");
 
     private static SchedulerNode node(String name, NodeJobStatus status, List<String> jobIds, Instant lastUsedAt) {
-        return new SchedulerNode(name, List.of("batch"), status, "state", false, false, false, 16, 0, 65536, 0, 0, 0,
-                jobIds, lastUsedAt);
+        return new SchedulerNode(name, List.of("batch"), status, "state", OfflineMark.NONE, false, false, 16, 0,
+                65536, 0, 0, 0, jobIds, lastUsedAt);
     }
 
     private static SchedulerNode free(String name, Instant lastUsedAt) {
@@ -51,7 +51,7 @@ class DocumentMapperTest {
 
     /** The document the agent wrote for this node at an earlier read. */
     private static VmDocument previous(String name, NodeJobStatus status, Instant lastBusyAt) {
-        return new VmDocument(name, "batch", name, status, "state", false, false, false, 16, 0, 65536, 0, 0, 0,
+        return new VmDocument(name, "batch", name, status, "state", false, false, false, false, 16, 0, 65536, 0, 0, 0,
                 List.of(), lastBusyAt, NOW.minusSeconds(120), null, "agent-head-fake");
     }
 

@@ -50,7 +50,7 @@ class DrainResponderTest {
     void takesOfflineOnlyTheRequestedNodesThatAreStillInService() {
         try (CapturedLog log = new CapturedLog(DrainResponder.class)) {
             DrainResponder.Actions actions = responder.decide(drains("n1", "n2"), nodes(freeNode("n1", "batch", 16),
-                    ourOffline("n2", "batch"), freeNode("n3", "batch", 16)));
+                    ourOffline("n2", "batch"), freeNode("n3", "batch", 16)), Set.of());
             assertEquals(List.of("n1"), offline(actions));
             assertTrue(actions.bringBack().isEmpty(), "n2 is still requested");
             assertTrue(log.at(Level.INFO).isEmpty(), "n2 is offline by hpcscale, not by an administrator");
@@ -69,12 +69,12 @@ class DrainResponderTest {
         String[] requested = names.toArray(String[]::new);
         try (CapturedLog log = new CapturedLog(DrainResponder.class)) {
             DrainResponder.Actions actions = responder.decide(drains(requested),
-                    SchedulerSnapshot.of(List.of(), all));
+                    SchedulerSnapshot.of(List.of(), all), Set.of());
             assertEquals(List.of("n7"), offline(actions));
             assertTrue(actions.bringBack().isEmpty(), returned(actions).toString());
             assertEquals(2 * hostile.size(), log.at(Level.WARN).size(), "each hostile drain and each hostile "
                     + "drained node once: " + log.at(Level.WARN));
-            responder.decide(drains(requested), SchedulerSnapshot.of(List.of(), all));
+            responder.decide(drains(requested), SchedulerSnapshot.of(List.of(), all), Set.of());
             assertEquals(2 * hostile.size(), log.at(Level.WARN).size(), "each said once");
         }
     }
@@ -84,12 +84,12 @@ class DrainResponderTest {
         SchedulerSnapshot adminOffline = nodes(withOffline(freeNode("n1", "batch", 16), true, false));
         try (CapturedLog log = new CapturedLog(DrainResponder.class)) {
             for (int cycle = 0; cycle < 3; cycle++) {
-                DrainResponder.Actions actions = responder.decide(drains("n1"), adminOffline);
+                DrainResponder.Actions actions = responder.decide(drains("n1"), adminOffline, Set.of());
                 assertTrue(actions.takeOffline().isEmpty() && actions.bringBack().isEmpty());
             }
             assertEquals(List.of("pool=batch node=n1 drain requested, but an administrator has taken the node "
                     + "offline (state offline); hpcscale leaves it alone"), log.at(Level.INFO));
-            assertTrue(returned(responder.decide(Map.of(), adminOffline)).isEmpty(), "not ours to return");
+            assertTrue(returned(responder.decide(Map.of(), adminOffline, Set.of())).isEmpty(), "not ours to return");
         }
     }
 
@@ -97,12 +97,12 @@ class DrainResponderTest {
     void warnsOnceAboutADrainOfANodeTheSchedulerDoesNotListAndAgainIfItComesBack() {
         try (CapturedLog log = new CapturedLog(DrainResponder.class)) {
             SchedulerSnapshot without = nodes(freeNode("n1", "batch", 16));
-            assertTrue(responder.decide(drains("n9"), without).takeOffline().isEmpty());
-            responder.decide(drains("n9"), without);
+            assertTrue(responder.decide(drains("n9"), without, Set.of()).takeOffline().isEmpty());
+            responder.decide(drains("n9"), without, Set.of());
             String warning = "pool=batch node=n9 drain requested for a node the scheduler does not list; ignoring it";
             assertEquals(List.of(warning), log.at(Level.WARN));
-            responder.decide(Map.of(), without);
-            responder.decide(drains("n9"), without);
+            responder.decide(Map.of(), without, Set.of());
+            responder.decide(drains("n9"), without, Set.of());
             assertEquals(List.of(warning, warning), log.at(Level.WARN));
         }
     }
@@ -111,7 +111,7 @@ class DrainResponderTest {
     void saysNothingAboutADrainOfANodeTheSchedulerListedButCouldNotRead() {
         try (CapturedLog log = new CapturedLog(DrainResponder.class)) {
             SchedulerSnapshot unreadable = new SchedulerSnapshot(List.of(), List.of(), Set.of(), Set.of("n9"));
-            assertTrue(responder.decide(drains("n9"), unreadable).takeOffline().isEmpty());
+            assertTrue(responder.decide(drains("n9"), unreadable, Set.of()).takeOffline().isEmpty());
             assertTrue(log.at(Level.WARN).isEmpty(), log.at(Level.WARN).toString());
         }
     }
@@ -119,7 +119,7 @@ class DrainResponderTest {
     @Test
     void returnsItsOwnOfflineNodesOfServedPoolsOnceNoDrainIsRequested() {
         DrainResponder.Actions actions = responder.decide(drains("n2"), nodes(ourOffline("n1", "batch"),
-                ourOffline("n2", "batch"), ourOffline("gpu3", "other"), ourOffline("x1", "other")));
+                ourOffline("n2", "batch"), ourOffline("gpu3", "other"), ourOffline("x1", "other")), Set.of());
         assertEquals(List.of("n1", "gpu3"), returned(actions), "x1 is in no pool this agent serves");
     }
 
@@ -128,11 +128,11 @@ class DrainResponderTest {
         SchedulerSnapshot down = nodes(withDown(ourOffline("n1", "batch"), true));
         try (CapturedLog log = new CapturedLog(DrainResponder.class)) {
             for (int cycle = 0; cycle < 3; cycle++) {
-                assertTrue(responder.decide(Map.of(), down).bringBack().isEmpty());
+                assertTrue(responder.decide(Map.of(), down, Set.of()).bringBack().isEmpty());
             }
             assertEquals(List.of("pool=batch node=n1 is no longer drained; it will be returned to service once it "
                     + "reports in (now down)"), log.at(Level.INFO));
         }
-        assertEquals(List.of("n1"), returned(responder.decide(Map.of(), nodes(ourOffline("n1", "batch")))));
+        assertEquals(List.of("n1"), returned(responder.decide(Map.of(), nodes(ourOffline("n1", "batch")), Set.of())));
     }
 }

@@ -29,7 +29,7 @@ class ReconcilerTest {
 
     private static VmDocument vm(String name, NodeJobStatus status, Instant seenAt) {
         return new VmDocument(name, "batch", name, status, status == NodeJobStatus.Busy ? "job-busy" : "free", false,
-                false, false, 16, 0, 65536, 0, 0, 0, List.of(), T0, seenAt, null, "agent-head-fake");
+                false, false, false, 16, 0, 65536, 0, 0, 0, List.of(), T0, seenAt, null, "agent-head-fake");
     }
 
     private static WrittenDocuments written(List<JobDocument> jobs, List<VmDocument> vms) {

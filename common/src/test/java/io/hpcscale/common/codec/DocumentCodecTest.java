@@ -31,7 +31,7 @@ class DocumentCodecTest {
     }
 
     static VmDocument vm() {
-        return new VmDocument("node1", "pinta00", "node1", NodeJobStatus.Busy, "job-busy", false, false, false, 16,
+        return new VmDocument("node1", "pinta00", "node1", NodeJobStatus.Busy, "job-busy", false, false, false, false, 16,
                 16, 64000, 8192, 0, 0, List.of("4719.pbsserver"), T, T, null, "agent-head-pbs");
     }
 

@@ -5,7 +5,7 @@ import io.hpcscale.common.cli.DocumentsCommand;
 import io.hpcscale.common.cli.RootCommand;
 import picocli.CommandLine;
 
-/** The command line every agent program shares: {@code run}, {@code once} and {@code documents}. */
+/** The command line every agent program shares: {@code run}, {@code once}, {@code check} and {@code documents}. */
 public final class AgentCli {
     private AgentCli() {
     }
@@ -14,6 +14,7 @@ public final class AgentCli {
         CommandLine commandLine = Cli.commandLine(new RootCommand(definition.component()));
         commandLine.addSubcommand("run", new AgentRunCommand(definition));
         commandLine.addSubcommand("once", new AgentOnceCommand(definition));
+        commandLine.addSubcommand("check", new AgentCheckCommand(definition));
         commandLine.addSubcommand("documents", new DocumentsCommand());
         return commandLine;
     }

@@ -1,0 +1,85 @@
+package io.hpcscale.common.agent;
+
+import io.hpcscale.common.logging.OncePerKey;
+import io.hpcscale.common.model.DrainDocument;
+import io.hpcscale.common.model.VmDocument;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Whose mark an offline node carries when the scheduler shows none. A PBS server restart drops every node comment
+ * and keeps {@code offline}: a node hpcscale drained would then look offline by an administrator forever, and its
+ * paid instance would serve nothing. The evidence is in the node's last document, written by this agent: it said
+ * {@code OfflineByHpcscale}, or it showed the node in service echoing the drain request that stands now, which the
+ * agent writes just before its {@code pbsnodes -o} (so that a kill, or a store that is down, between the command and
+ * the document of the offline state loses nothing). A drain request alone is no evidence: a node last shown in
+ * service without that echo was taken offline by someone else (an administrator who did so just before the restart
+ * left no comment to tell). Without evidence the mark is someone else's: hpcscale never takes ownership of a
+ * mark that may not be its own. What the drain request decides is what follows: a drained node is marked again, a
+ * node no longer drained is returned to service.
+ */
+final class OfflineOwnership {
+    private static final Logger log = LoggerFactory.getLogger(OfflineOwnership.class);
+
+    private final OncePerKey reported = new OncePerKey();
+
+    /**
+     * @param snapshot hpcscale's own marks and others' unchanged; the unmarked attributed
+     * @param restored nodes found unmarked that the evidence shows hpcscale's: their mark is to be written again
+     */
+    record Resolved(SchedulerSnapshot snapshot, Set<String> restored) {
+    }
+
+    /**
+     * @param previousByName the vm documents this agent wrote, by node name, as the store holds them
+     */
+    Resolved resolve(SchedulerSnapshot snapshot, Map<String, DrainDocument> drainsByNode,
+            Map<String, VmDocument> previousByName) {
+        if (snapshot.nodes().stream().noneMatch(n -> n.offline() == OfflineMark.UNMARKED)) {
+            reported.endRound();
+            return new Resolved(snapshot, Set.of());
+        }
+        List<SchedulerNode> nodes = new ArrayList<>(snapshot.nodes().size());
+        Set<String> restored = new HashSet<>();
+        for (SchedulerNode node : snapshot.nodes()) {
+            if (node.offline() != OfflineMark.UNMARKED) {
+                nodes.add(node);
+                continue;
+            }
+            VmDocument previous = previousByName.get(node.name());
+            DrainDocument drain = drainsByNode.get(node.name());
+            if (!ours(previous, drain)) {
+                if (reported.first("other:" + node.name())) {
+                    log.info("node={} is offline with no comment or reason, and nothing in the store shows that "
+                            + "hpcscale took it offline: it is treated as an administrator's, and left alone",
+                            node.name());
+                }
+                nodes.add(node.withOffline(OfflineMark.OTHER));
+                continue;
+            }
+            if (reported.first("ours:" + node.name())) {
+                log.info("node={} is offline with no comment or reason (a PBS server restart drops them); hpcscale "
+                        + "took it offline: it stays hpcscale's{}", node.name(), drain == null
+                                ? ", and is returned to service" : node.down() ? "" : ", and its mark is written again");
+            }
+            nodes.add(node.withOffline(OfflineMark.HPCSCALE));
+            restored.add(node.name());
+        }
+        reported.endRound();
+        return new Resolved(new SchedulerSnapshot(snapshot.jobs(), nodes, snapshot.unreadableJobIds(),
+                snapshot.unreadableNodes()), restored);
+    }
+
+    private static boolean ours(VmDocument previous, DrainDocument drain) {
+        if (previous == null) {
+            return false;
+        }
+        return previous.offlineByHpcscale() || (!previous.offline() && drain != null
+                && drain.requestedAt().equals(previous.drainRequestedAt()));
+    }
+}
