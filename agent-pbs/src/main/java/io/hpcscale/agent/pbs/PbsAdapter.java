@@ -1,17 +1,25 @@
 package io.hpcscale.agent.pbs;
 
+import io.hpcscale.common.agent.DrainRight;
 import io.hpcscale.common.agent.OfflineMarker;
 import io.hpcscale.common.agent.SchedulerAdapter;
 import io.hpcscale.common.agent.SchedulerCommandException;
 import io.hpcscale.common.agent.SchedulerCommandRunner;
+import io.hpcscale.common.agent.SchedulerNode;
 import io.hpcscale.common.agent.SchedulerReadException;
 import io.hpcscale.common.agent.SchedulerSnapshot;
+import io.hpcscale.common.exec.CommandFailedException;
 import io.hpcscale.common.exec.CommandLine;
 import io.hpcscale.common.exec.CommandRunner;
 import io.hpcscale.common.exec.StreamedResult;
+import io.hpcscale.common.model.NodeNames;
 import java.time.ZoneId;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -45,7 +53,24 @@ public final class PbsAdapter implements SchedulerAdapter {
         CommandLine listJobs = commands.listJobs();
         PbsOutputParser.Jobs jobs = runner.read(listJobs, output -> parser.jobs(output, listJobs.display(), queues))
                 .value();
-        return new SchedulerSnapshot(jobs.jobs(), nodes.nodes(), jobs.unreadable(), nodes.unreadable());
+        return new SchedulerSnapshot(jobs.jobs(), heldByUnreadableJobs(nodes.nodes(), jobs.unreadableHolding()),
+                jobs.unreadable(), nodes.unreadable());
+    }
+
+    /** A job that cannot be read still holds the nodes its {@code exec_host} names. */
+    private static List<SchedulerNode> heldByUnreadableJobs(List<SchedulerNode> nodes,
+            Map<String, List<String>> holding) {
+        if (holding.isEmpty()) {
+            return nodes;
+        }
+        Map<String, Set<String>> jobsByHost = new HashMap<>();
+        holding.forEach((job, hosts) -> hosts.forEach(h -> jobsByHost.computeIfAbsent(NodeNames.key(h),
+                k -> new LinkedHashSet<>()).add(job)));
+        List<SchedulerNode> held = new ArrayList<>(nodes.size());
+        for (SchedulerNode node : nodes) {
+            held.add(node.alsoHeldBy(jobsByHost.getOrDefault(NodeNames.key(node.name()), Set.of())));
+        }
+        return held;
     }
 
     /**
@@ -81,6 +106,35 @@ public final class PbsAdapter implements SchedulerAdapter {
     private List<PbsQueue> queues() throws SchedulerReadException, InterruptedException {
         CommandLine listQueues = commands.listQueues();
         return runner.read(listQueues, output -> parser.queues(output, listQueues.display())).value();
+    }
+
+    /**
+     * {@code pbsnodes -o} on a node name no server has: the server checks the requester's operator or manager right
+     * before it looks the node up (OpenPBS {@code req_manager}), so an operator is told "Unknown node" and anyone
+     * else "Unauthorized Request", and no node changes either way.
+     */
+    @Override
+    public Optional<DrainRight> probeDrainRight() throws InterruptedException {
+        try {
+            runner.change(commands.offline(PbsCommands.PROBE_NODE, PbsCommands.PROBE_COMMENT));
+            return Optional.of(new DrainRight(null, "`pbsnodes -o` accepted the node name "
+                    + PbsCommands.PROBE_NODE + ", which should not exist; run `pbsnodes -r " + PbsCommands.PROBE_NODE
+                    + "` and check by hand"));
+        } catch (SchedulerCommandException e) {
+            String stderr = e.getCause() instanceof CommandFailedException failed ? failed.stderr() : "";
+            if (stderr.contains("Unknown node")) {
+                return Optional.of(new DrainRight(true, "pbsnodes -o is allowed: the server answered a probe with "
+                        + "\"Unknown node\", as it does only to operators and managers"));
+            }
+            if (stderr.contains("Unauthorized Request")) {
+                String user = System.getProperty("user.name");
+                return Optional.of(new DrainRight(false, "the PBS server refuses pbsnodes -o to " + user + " "
+                        + "(\"Unauthorized Request\"): make it an operator with qmgr -c \"set server operators += "
+                        + user + "@*\" (the server may see this host as localhost, so @$(hostname -f) is not "
+                        + "always enough)"));
+            }
+            return Optional.of(new DrainRight(null, "the probe of pbsnodes -o failed: " + e.getMessage()));
+        }
     }
 
     @Override

@@ -15,6 +15,9 @@ record PbsCommands(String qstat, String pbsnodes, CommandLimits limits) {
      * "hpcscale:" marker would later make an administrator's comment-less offline look like hpcscale's own.
      */
     static final String RETURNED_COMMENT = "returned to service by hpcscale";
+    /** A node name no PBS server has, for the harmless probe of the operator right. */
+    static final String PROBE_NODE = "hpcscale-permission-probe";
+    static final String PROBE_COMMENT = "hpcscale: permission probe, no such node";
 
     CommandLine listJobs() {
         return new CommandLine(List.of(qstat, "-f", "-t", "-F", "json"), limits, QSTAT_SETTING);

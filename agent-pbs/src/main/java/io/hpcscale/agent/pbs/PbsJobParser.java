@@ -17,7 +17,9 @@ import java.util.Optional;
 
 /**
  * One job of {@code qstat -f -t -F json}. Reads only the attributes that matter for scaling and skips the rest
- * (environment lists can be large and are where PBS prints invalid numbers).
+ * (environment lists can be large and are where PBS prints invalid numbers). Which nodes a job holds comes from its
+ * own {@code exec_host}, whatever its state: a suspended job, or one that was starting when the server restarted,
+ * is missing from its node's {@code jobs} in pbsnodes, and its node must not look idle.
  */
 final class PbsJobParser {
     private static final JsonMapper JSON = LenientJson.mapper();
@@ -32,7 +34,8 @@ final class PbsJobParser {
      * @return the job, or empty for entries that are not demand of their own: array parents (their subjobs are
      *         listed and counted) and finished jobs
      * @throws IOException              the entry is not JSON even leniently read
-     * @throws IllegalArgumentException an attribute hpcscale needs cannot be understood
+     * @throws IllegalArgumentException an attribute hpcscale needs cannot be understood ({@link
+     *                                  UnreadableJobException} when its {@code exec_host} could be read)
      */
     Optional<SchedulerJob> parse(String id, byte[] text, int offset, int length, PbsQueues queues)
             throws IOException {
@@ -46,7 +49,7 @@ final class PbsJobParser {
                 String field = parser.currentName();
                 JsonToken value = parser.nextToken();
                 switch (field) {
-                    case "job_state", "queue", "qtime", "ctime", "Hold_Types", "depend", "array" -> {
+                    case "job_state", "queue", "qtime", "ctime", "Hold_Types", "depend", "array", "exec_host" -> {
                         if (value.isScalarValue()) {
                             attributes.put(field, parser.getValueAsString());
                         } else {
@@ -81,6 +84,16 @@ final class PbsJobParser {
 
     private Optional<SchedulerJob> toJob(String id, Map<String, String> attributes, Map<String, String> resources,
             PbsQueues queues) {
+        List<String> hosts = ExecHost.hosts(attributes.get("exec_host"));
+        try {
+            return toJob(id, attributes, resources, queues, hosts);
+        } catch (IllegalArgumentException e) {
+            throw hosts.isEmpty() ? e : new UnreadableJobException(e.getMessage(), hosts);
+        }
+    }
+
+    private Optional<SchedulerJob> toJob(String id, Map<String, String> attributes, Map<String, String> resources,
+            PbsQueues queues, List<String> hosts) {
         String stateLetter = attributes.get("job_state");
         if (stateLetter == null || stateLetter.isBlank()) {
             throw new IllegalArgumentException("it has no job_state");
@@ -112,7 +125,7 @@ final class PbsJobParser {
         return Optional.of(new SchedulerJob(id, List.of(queue), state, chunks, nodes, place.placement(),
                 queues.sharing().exclusive(queue, place.sharing()),
                 PbsTime.parse(Optional.ofNullable(attributes.get("qtime")).orElse(attributes.get("ctime")),
-                        serverZone)));
+                        serverZone), hosts));
     }
 
     private static boolean isArrayParent(String id, String state, Map<String, String> attributes) {

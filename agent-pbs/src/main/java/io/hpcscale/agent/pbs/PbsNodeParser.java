@@ -24,6 +24,10 @@ final class PbsNodeParser {
     private static final JsonMapper JSON = LenientJson.mapper();
     private static final Set<String> BUSY_STATES = Set.of("job-busy", "job-exclusive", "resv-exclusive", "busy");
     private static final Set<String> DOWN_STATES = Set.of("down", "state-unknown", "stale", "unresolvable");
+    /** A job or reservation holds the node: whatever CPUs it shows unused, no other job is placed there. */
+    private static final Set<String> EXCLUSIVE_STATES = Set.of("job-exclusive", "resv-exclusive");
+    /** What the server itself writes on a node whose mom went away, and removes when it returns. */
+    private static final String SERVER_DOWN_COMMENT = "node down:";
 
     /** The node, with the {@code sharing} attribute that decides its queue's default exclusivity. */
     record PbsNode(SchedulerNode node, String sharing) {
@@ -51,11 +55,20 @@ final class PbsNodeParser {
         JsonNode available = json.path("resources_available");
         JsonNode assigned = json.path("resources_assigned");
         SchedulerNode node = new SchedulerNode(name, queues(json), busy ? NodeJobStatus.Busy : NodeJobStatus.Free,
-                stateText, offline, offline && OfflineMarker.isOurs(textOf(json.get("comment"))), down,
+                stateText, OfflineMarker.markOf(offline, ownComment(textOf(json.get("comment")))), down,
+                states.stream().anyMatch(EXCLUSIVE_STATES::contains),
                 intOf(available, "ncpus", json.path("pcpus").asInt(0)), intOf(assigned, "ncpus", 0),
                 memoryOf(available), memoryOf(assigned), intOf(available, "ngpus", 0), intOf(assigned, "ngpus", 0),
                 jobIds, lastUsed(json.get("last_used_time")));
         return new PbsNode(node, textOf(json.get("sharing")));
+    }
+
+    /**
+     * The comment someone set on the node, or null: the server's own {@code node down: ...} is nobody's mark (it
+     * shows only on a node that has no comment of its own).
+     */
+    private static String ownComment(String comment) {
+        return comment == null || comment.startsWith(SERVER_DOWN_COMMENT) ? null : comment;
     }
 
     /** The node's own {@code queue}, else its {@code resources_available.Qlist}. */

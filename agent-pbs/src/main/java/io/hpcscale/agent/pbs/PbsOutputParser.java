@@ -12,8 +12,10 @@ import java.io.InputStream;
 import java.io.PushbackInputStream;
 import java.time.ZoneId;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -38,7 +40,10 @@ final class PbsOutputParser {
         this.jobParser = new PbsJobParser(serverZone);
     }
 
-    record Jobs(List<SchedulerJob> jobs, Set<String> unreadable) {
+    /**
+     * @param unreadableHolding the hosts of each unreadable job whose {@code exec_host} could be read: still held
+     */
+    record Jobs(List<SchedulerJob> jobs, Set<String> unreadable, Map<String, List<String>> unreadableHolding) {
     }
 
     record Nodes(List<SchedulerNode> nodes, Set<String> unreadable, QueueSharing sharing) {
@@ -50,17 +55,23 @@ final class PbsOutputParser {
     Jobs jobs(InputStream output, String command, PbsQueues queues) throws IOException, SchedulerReadException {
         List<SchedulerJob> jobs = new ArrayList<>();
         Set<String> unreadable = new HashSet<>();
+        Map<String, List<String>> holding = new HashMap<>();
         parsedJobs.beginRead(queues);
         read(output, "Jobs", command, new Entries("job", unreadable) {
             @Override
             void parse(String id, byte[] text, int offset, int length) throws IOException {
-                parsedJobs.get(id, text, offset, length, (t, o, l) -> jobParser.parse(id, t, o, l, queues))
-                        .ifPresent(jobs::add);
+                try {
+                    parsedJobs.get(id, text, offset, length, (t, o, l) -> jobParser.parse(id, t, o, l, queues))
+                            .ifPresent(jobs::add);
+                } catch (UnreadableJobException e) {
+                    holding.put(id, e.hosts());
+                    throw e;
+                }
             }
         });
         parsedJobs.endRead();
         skipped.endRead();
-        return new Jobs(jobs, unreadable);
+        return new Jobs(jobs, unreadable, holding);
     }
 
     /** The nodes, or empty when pbsnodes printed nothing at all, as it does for a server without nodes. */

@@ -18,7 +18,15 @@ final class AgentProcess {
     }
 
     static Result run(Path standIns, String... args) throws IOException, InterruptedException {
-        Process process = builder(standIns, args).start();
+        return run(standIns, Map.of(), args);
+    }
+
+    /** With these variables added to the agent's environment. */
+    static Result run(Path standIns, Map<String, String> environment, String... args)
+            throws IOException, InterruptedException {
+        ProcessBuilder builder = builder(standIns, args);
+        builder.environment().putAll(environment);
+        Process process = builder.start();
         CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> read(process.getInputStream()));
         CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> read(process.getErrorStream()));
         if (!process.waitFor(90, TimeUnit.SECONDS)) {

@@ -116,7 +116,9 @@ class PbsAgentEndToEndTest {
         assertEquals(List.of("gpu001", "pinta007y000001", "pinta007y000002", "pinta007y000003", "pinta007y000004"),
                 documents.all(DocumentType.VMS, VmDocument.class).stream().map(VmDocument::name).sorted().toList(),
                 "hpcnode03 serves queue 'normal', which no pool serves");
-        assertTrue(vm("pinta007y000003").offlineByHpcscale());
+        assertFalse(vm("pinta007y000003").offline(), "offline by hpcscale with no drain asked: returned to service");
+        assertTrue(pbs.calls().contains("pbsnodes -r -C returned to service by hpcscale pinta007y000003"),
+                pbs.calls().toString());
         assertEquals("pbs", heartbeat().scheduler());
 
         Map<String, String> etags = jobAndVmEtags();

@@ -122,7 +122,7 @@ class PbsFixturesTest {
         SchedulerNode free = nodes.get("pinta007y000001");
         assertEquals(NodeJobStatus.Free, free.jobStatus());
         assertEquals(List.of("pinta00"), free.queues());
-        assertFalse(free.offline() || free.down());
+        assertFalse(free.isOffline() || free.down());
         assertEquals(Instant.ofEpochSecond(1606160000), free.lastUsedAt());
 
         SchedulerNode busy = nodes.get("pinta007y000002");
@@ -130,13 +130,13 @@ class PbsFixturesTest {
         assertEquals(List.of("110700.pbsserver"), busy.jobIds(), "one id for the job's sixteen CPUs");
 
         SchedulerNode ours = nodes.get("pinta007y000003");
-        assertTrue(ours.offline() && ours.offlineByHpcscale() && !ours.down());
+        assertTrue(ours.isOffline() && ours.offlineByHpcscale() && !ours.down());
 
         SchedulerNode unknown = nodes.get("pinta007y000004");
-        assertTrue(unknown.down() && !unknown.offline());
+        assertTrue(unknown.down() && !unknown.isOffline());
 
         SchedulerNode maintenance = nodes.get("gpu001");
-        assertTrue(maintenance.down() && maintenance.offline() && !maintenance.offlineByHpcscale());
+        assertTrue(maintenance.down() && maintenance.isOffline() && !maintenance.offlineByHpcscale());
         assertEquals(4, maintenance.gpus());
         assertEquals("down,offline", maintenance.rawState());
     }

@@ -48,7 +48,7 @@ class PbsOnCosmosEndToEndTest {
             nodes.add("pbsnode" + i);
         }
         StandInPbs pbs = new StandInPbs(dir.resolve("pbs"));
-        StandInPbsServer server = new StandInPbsServer(pbs, dir.resolve("cloud/vms"), nodes);
+        StandInPbsServer server = StandInPbsServer.wholeNodes(pbs, dir.resolve("cloud/vms"), nodes);
         Map<String, Path> power = server.powerCommands();
         ScheduledExecutorService ticks = Executors.newSingleThreadScheduledExecutor();
         ticks.scheduleWithFixedDelay(() -> {

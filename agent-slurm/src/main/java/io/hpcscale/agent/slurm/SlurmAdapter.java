@@ -1,5 +1,6 @@
 package io.hpcscale.agent.slurm;
 
+import io.hpcscale.common.agent.DrainRight;
 import io.hpcscale.common.agent.OfflineMarker;
 import io.hpcscale.common.agent.SchedulerAdapter;
 import io.hpcscale.common.agent.SchedulerCommandException;
@@ -110,6 +111,36 @@ public final class SlurmAdapter implements SchedulerAdapter {
         Map<String, List<String>> partitions = new HashMap<>();
         nodes.entries().forEach(n -> partitions.put(n.name(), n.partitions()));
         return partitions;
+    }
+
+    /**
+     * {@code scontrol update state=drain} of a node name no cluster has: slurmctld checks that the requester may
+     * update nodes before it looks the node up ({@code validate_super_user} in {@code _slurm_rpc_update_node}), so
+     * an allowed user is told "Invalid node name specified" and anyone else "Invalid user id", and no node changes
+     * (both seen with Slurm 22.05, as root and as nobody).
+     */
+    @Override
+    public Optional<DrainRight> probeDrainRight() throws InterruptedException {
+        try {
+            runner.change(commands.drain(SlurmCommands.PROBE_NODE, SlurmCommands.PROBE_REASON));
+            return Optional.of(new DrainRight(null, "scontrol accepted the node name " + SlurmCommands.PROBE_NODE
+                    + ", which should not exist; check it by hand with scontrol show node"));
+        } catch (SchedulerCommandException e) {
+            String stderr = e.getCause() instanceof CommandFailedException failed ? failed.stderr() : "";
+            if (stderr.contains("Invalid node name")) {
+                return Optional.of(new DrainRight(true, "scontrol update state=drain is allowed: slurmctld answered "
+                        + "a probe with \"Invalid node name specified\", as it does only to users who may update "
+                        + "nodes"));
+            }
+            if (stderr.contains("Invalid user id") || stderr.contains("Access/permission denied")) {
+                String user = System.getProperty("user.name");
+                return Optional.of(new DrainRight(false, "slurmctld refuses scontrol update to " + user + " ("
+                        + stderr.strip() + "): run the agent as SlurmUser or root, or give " + user + " "
+                        + "AdminLevel=Administrator with sacctmgr modify user " + user + " set "
+                        + "adminlevel=Administrator (needs slurmdbd)"));
+            }
+            return Optional.of(new DrainRight(null, "the probe of scontrol update failed: " + e.getMessage()));
+        }
     }
 
     @Override

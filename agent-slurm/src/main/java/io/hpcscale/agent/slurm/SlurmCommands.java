@@ -14,6 +14,9 @@ record SlurmCommands(String squeue, String sinfo, String scontrol, String sdiag,
     static final String SDIAG_SETTING = "agent.slurm.sdiag";
     /** Slurm keeps long reasons, but a short one reads better in sinfo. */
     static final int MAX_REASON = 120;
+    /** A node name no cluster has, for the harmless probe of the right to drain. */
+    static final String PROBE_NODE = "hpcscale-permission-probe";
+    static final String PROBE_REASON = "hpcscale: permission probe, no such node";
 
     CommandLine jobsAsJson() {
         return command(SQUEUE_SETTING, squeue, "--json");

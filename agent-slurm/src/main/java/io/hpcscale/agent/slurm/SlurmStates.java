@@ -39,11 +39,6 @@ final class SlurmStates {
     private SlurmStates() {
     }
 
-    /** Whether the state word is one this agent knows. */
-    static boolean knownJobState(String state) {
-        return RUNNING.contains(state) || QUEUED.contains(state) || FINISHED.contains(state);
-    }
-
     /**
      * The job as the framework sees it, or empty for finished jobs, which are not demand.
      *
@@ -68,9 +63,10 @@ final class SlurmStates {
                 : job.memoryPerCpuMb() != null ? job.memoryPerCpuMb() * cpusPerNode : 0;
         int gpusPerNode = Math.max(SlurmResources.gpus(job.tresPerNode()),
                 (SlurmResources.gpus(job.tresPerJob()) + nodes - 1) / nodes);
+        List<String> hosts = ON_NODES.contains(state) ? Hostlists.expand(job.nodeList()) : List.of();
         return Optional.of(new SchedulerJob(job.id(), job.partitions(), status,
                 List.of(new Chunk(nodes, cpusPerNode, memoryPerNode, gpusPerNode)), nodes,
-                nodes > 1 ? Placement.scatter : Placement.pack, job.exclusive(), job.submittedAt()));
+                nodes > 1 ? Placement.scatter : Placement.pack, job.exclusive(), job.submittedAt(), hosts));
     }
 
     /** Held when the reason says so or the priority is 0; waiting for a time or a dependency; else queued. */
@@ -109,7 +105,7 @@ final class SlurmStates {
         String raw = state + (node.flags().isEmpty() ? "" : "+" + String.join("+", node.flags().stream().sorted()
                 .toList()));
         return new SchedulerNode(node.name(), node.partitions(), busy ? NodeJobStatus.Busy : NodeJobStatus.Free, raw,
-                offline, offline && OfflineMarker.isOurs(node.reason()), down, node.cpus(), allocCpus,
+                OfflineMarker.markOf(offline, node.reason()), down, false, node.cpus(), allocCpus,
                 node.memoryMb(), node.allocMemoryMb(), SlurmResources.gpus(node.gres()),
                 SlurmResources.gpus(node.gresUsed()), jobIds, node.lastBusy());
     }

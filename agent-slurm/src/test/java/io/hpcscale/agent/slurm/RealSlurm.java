@@ -60,6 +60,33 @@ final class RealSlurm implements AutoCloseable {
         return run(command, 30).strip().split(";")[0];
     }
 
+    /** {@code scontrol ARGS}, as an administrator runs it; what it printed. */
+    String scontrol(String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of("scontrol"));
+        command.addAll(List.of(args));
+        return run(command, 30);
+    }
+
+    /** Starts the node's slurmd, as if its VM had been running. */
+    void nodeStart(String node) throws IOException, InterruptedException {
+        exec(List.of(SCRIPT.toString(), "node-start", dir.toString(), node), Map.of(), 60);
+    }
+
+    /** slurmctld stopped and started again on its saved state. */
+    void restartController() throws IOException, InterruptedException {
+        exec(List.of(SCRIPT.toString(), "restart-controller", dir.toString()), Map.of(), 60);
+    }
+
+    /** {@code sinfo --json}'s entry of one node. */
+    JsonNode node(String name) throws IOException, InterruptedException {
+        for (JsonNode node : new ObjectMapper().readTree(run(List.of("sinfo", "--json"), 30)).path("nodes")) {
+            if (node.path("name").asText().equals(name)) {
+                return node;
+            }
+        }
+        throw new IOException("sinfo lists no node " + name);
+    }
+
     /** Cancels these jobs. */
     void scancel(List<String> jobIds) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of("scancel"));

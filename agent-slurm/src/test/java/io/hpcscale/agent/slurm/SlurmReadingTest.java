@@ -101,7 +101,7 @@ class SlurmReadingTest {
         assertEquals(2, node3.cpusTotal());
         assertEquals(List.of("12", "13"), nodes.get("cnode1").jobIds());
         SchedulerNode powered = nodes.get("cnode4");
-        assertTrue(powered.down() && !powered.offline(), "CLOUD+POWERED_DOWN is down");
+        assertTrue(powered.down() && !powered.isOffline(), "CLOUD+POWERED_DOWN is down");
         assertEquals(NodeJobStatus.Free, powered.jobStatus());
         assertEquals(3, nodes.get("cnode3").cpusUsed());
         assertEquals(4000, nodes.get("cnode3").memoryMb());
@@ -112,7 +112,7 @@ class SlurmReadingTest {
         Map<String, SchedulerNode> nodes = nodes(json(moment(DRAINING, "squeue-json", ".json"),
                 moment(DRAINING, "sinfo-json", ".json")));
         SchedulerNode draining = nodes.get("node4");
-        assertTrue(draining.offline() && !draining.offlineByHpcscale() && !draining.down());
+        assertTrue(draining.isOffline() && !draining.offlineByHpcscale() && !draining.down());
         assertEquals(NodeJobStatus.Busy, draining.jobStatus());
 
         String ours = moment(DRAINING, "sinfo-json", ".json").replace("\"scaledown\"", "\"hpcscale: idle 5m\"");
@@ -175,7 +175,7 @@ class SlurmReadingTest {
                 new PipeFormat(SlurmFixtures.SINFO_EXTENDED));
         Map<String, SchedulerNode> mapped = nodes.entries().stream().map(n -> SlurmStates.node(n, List.of()))
                 .collect(Collectors.toMap(SchedulerNode::name, Function.identity()));
-        assertTrue(mapped.get("node4").offline() && mapped.get("node4").jobStatus() == NodeJobStatus.Busy);
+        assertTrue(mapped.get("node4").isOffline() && mapped.get("node4").jobStatus() == NodeJobStatus.Busy);
         assertTrue(mapped.get("cnode4").down(), "idle~ is powered down");
         assertEquals(3, mapped.get("cnode3").cpusUsed());
 
