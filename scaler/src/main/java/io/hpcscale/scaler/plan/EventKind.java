@@ -43,6 +43,8 @@ public enum EventKind {
     AT_MAX("at-max", false),
     NOTHING_TO_START("nothing-to-start", false),
     WAITING_FOR_JOBS("waiting-for-jobs", false),
+    /** An administrator holds a node offline: hpcscale neither starts, stops, drains nor returns it. */
+    HELD_BY_ADMINISTRATOR("held-by-administrator", false),
     UNREPORTED_NODE("unreported-node", false),
     THROTTLED("throttled", false),
     /** The pool's previous operation is still running: it is not planned again until that ends. */

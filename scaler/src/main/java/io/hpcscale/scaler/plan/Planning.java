@@ -27,6 +27,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -391,29 +392,53 @@ final class Planning {
         }
     }
 
-    /** Stops instances whose node has not reported within the boot timeout, unless {@link StopGuard} says no. */
+    /**
+     * Stops instances whose node has not reported within the boot timeout, and running instances whose node the
+     * scheduler has not reached for as long (a VM that hung or died: nothing else would ever stop it, since an
+     * unreachable node's idle time means nothing), unless {@link StopGuard} says no. A node the agent reports is
+     * first taken out of service (a drain request), so that no job lands on it between the agent's read and the
+     * stop.
+     */
     private void stopFailedBoots() {
-        List<Instance> failed = new ArrayList<>();
+        Map<Instance, String> failed = new LinkedHashMap<>();
+        String timeout = Durations.format(pool.bootTimeout());
         for (Instance instance : booting) {
             Instant since = memory.bootingSince(instance.id());
-            if (since == null || since.plus(pool.bootTimeout()).isAfter(now)) {
-                continue;
+            if (since != null && !since.plus(pool.bootTimeout()).isAfter(now)) {
+                failedNode(instance, "its node " + instance.nodeName() + " did not report to the scheduler within "
+                        + "the boot timeout of " + timeout, failed);
             }
-            VmDocument vm = vmOf(instance);
-            Optional<String> refusal = StopGuard.refusal(StopKind.BOOT_FAILURE, vm, null);
-            if (refusal.isPresent()) {
-                notes.add(new Note(EventKind.WAITING_FOR_JOBS, "instance " + instance.id() + " is past its boot "
-                        + "timeout, but " + refusal.get() + " (" + String.join(", ", vm.jobIds()) + " on "
-                        + vm.name() + "); it is stopped only once no job is listed there"));
-                continue;
-            }
-            failed.add(instance);
         }
-        for (Instance instance : failed) {
+        for (Instance instance : running) {
+            VmDocument vm = vmOf(instance);
+            // The agent writes a node's document when its state changes: SeenAt is when it first saw it down.
+            if (vm != null && vm.down() && !vm.heldByAdministrator() && vm.seenAt() != null
+                    && !vm.seenAt().plus(pool.bootTimeout()).isAfter(now)) {
+                failedNode(instance, "the scheduler has not reached its node " + vm.name() + " since "
+                        + vm.seenAt() + ", longer than the boot timeout of " + timeout, failed);
+            }
+        }
+        failed.forEach((instance, reason) -> {
             booting.remove(instance);
-            stops.add(new Stop(instance, nodeOf(instance), nodePoolOf(instance), "its node "
-                    + instance.nodeName() + " did not report to the scheduler within the boot timeout of "
-                    + Durations.format(pool.bootTimeout()), StopKind.BOOT_FAILURE));
+            running.remove(instance);
+            stops.add(new Stop(instance, nodeOf(instance), nodePoolOf(instance), reason, StopKind.BOOT_FAILURE));
+        });
+    }
+
+    /** A node that failed: stopped when {@link StopGuard} allows it, else taken out of service first, or waited for. */
+    private void failedNode(Instance instance, String why, Map<Instance, String> failed) {
+        VmDocument vm = vmOf(instance);
+        DrainDocument drain = drainsByNode.get(NodeNames.key(instance.nodeName()));
+        Optional<String> refusal = StopGuard.refusal(StopKind.BOOT_FAILURE, vm, drain);
+        if (refusal.isEmpty()) {
+            failed.put(instance, why);
+        } else if (drain == null && vm.idle() && vm.down() && !vm.heldByAdministrator()) {
+            drains.add(new DrainRequest(instance, nodeOf(instance), why + ": out of service before its instance is "
+                    + "stopped"));
+        } else if (!vm.idle()) {
+            notes.add(new Note(EventKind.WAITING_FOR_JOBS, "instance " + instance.id() + ": " + why + ", but "
+                    + refusal.get() + " (" + String.join(", ", vm.jobIds()) + " on " + vm.name() + "); it is "
+                    + "stopped only once no job is listed there"));
         }
     }
 
@@ -431,13 +456,18 @@ final class Planning {
         List<Capacity> capacity = new ArrayList<>();
         for (Instance instance : running) {
             VmDocument vm = vmOf(instance);
-            if (vm == null || vm.down() || (vm.offline() && !vm.offlineByHpcscale())) {
+            if (vm == null || vm.down() || vm.heldByAdministrator()) {
+                continue;
+            }
+            Kind kind = drained(instance) ? Kind.DRAINING : Kind.RUNNING;
+            if (vm.exclusive()) {
+                // A job holds it exclusively: the CPUs it shows unused take no other job.
+                capacity.add(new Capacity(vm.name(), kind, 0, 0, 0, false));
                 continue;
             }
             int cpus = vm.cpusTotal() > 0 ? vm.cpusTotal() - vm.cpusUsed() : pool.shape().cpus();
             long memoryMb = vm.memoryMb() > 0 ? vm.memoryMb() - vm.memoryMbUsed() : pool.shape().memoryMb();
             int gpus = vm.gpus() > 0 ? vm.gpus() - vm.gpusUsed() : pool.shape().gpus();
-            Kind kind = drained(instance) ? Kind.DRAINING : Kind.RUNNING;
             capacity.add(new Capacity(vm.name(), kind, Math.max(0, cpus), Math.max(0, memoryMb),
                     Math.max(0, gpus), vm.idle() && vm.cpusUsed() == 0));
         }
@@ -488,7 +518,7 @@ final class Planning {
             return;
         }
         int count = Math.min(Math.min(wanted, pool.max() - active), pool.maxStartPerCycle());
-        List<Instance> candidates = sortedByNode(stopped);
+        List<Instance> candidates = startable();
         for (int i = 0; i < count && i < candidates.size(); i++) {
             Instance instance = candidates.get(i);
             starts.add(new Start(instance, nodeOf(instance), reason, drained(instance), false));
@@ -503,15 +533,47 @@ final class Planning {
     }
 
     /**
+     * The stopped instances hpcscale may start, by node name: not those whose node an administrator holds offline,
+     * which stay as the administrator left them (said once per cycle in a note).
+     */
+    List<Instance> startable() {
+        List<Instance> startable = new ArrayList<>();
+        List<String> held = new ArrayList<>();
+        for (Instance instance : sortedByNode(stopped)) {
+            if (heldByAdministrator(instance)) {
+                held.add(nodeOf(instance));
+            } else {
+                startable.add(instance);
+            }
+        }
+        if (!held.isEmpty()) {
+            notes.add(new Note(EventKind.HELD_BY_ADMINISTRATOR, Words.count(held.size(), "stopped instance")
+                    + (held.size() == 1 ? " is" : " are") + " not started: an administrator holds "
+                    + (held.size() == 1 ? "its node" : "their nodes") + " offline (" + String.join(", ", held)
+                    + "); hpcscale leaves them alone until the mark is cleared"));
+        }
+        return startable;
+    }
+
+    /** An administrator (not hpcscale) holds the instance's node offline: hpcscale never acts on it. */
+    boolean heldByAdministrator(Instance instance) {
+        VmDocument vm = vmOf(instance);
+        return vm != null && vm.heldByAdministrator();
+    }
+
+    /**
      * Withdraws drains whose node is needed again, and stops instances whose drain is complete; drains already
-     * withdrawn, whose instance starts this cycle, or whose instance is being removed at its node's request are left
-     * alone.
+     * withdrawn, whose instance starts this cycle, whose instance is being removed at its node's request, or whose
+     * instance still boots (a failed boot's) are left alone.
      */
     void handleDrains(Demand demand) {
         Set<String> leftAlone = starts.stream().map(st -> NodeNames.key(st.instance().nodeName()))
                 .collect(Collectors.toSet());
         cancels.forEach(c -> leftAlone.add(NodeNames.key(c.node())));
         leftAlone.addAll(leaving);
+        // A booting instance's drain is its failed boot's: stopFailedBoots owns it until the node reports in.
+        booting.forEach(b -> leftAlone.add(NodeNames.key(b.nodeName())));
+        stops.forEach(stop -> leftAlone.add(NodeNames.key(stop.instance().nodeName())));
         for (DrainDocument drain : sortedDrains()) {
             Instance instance = s.instances().byNode(drain.name()).orElse(null);
             if (instance == null) {
@@ -528,7 +590,7 @@ final class Planning {
                 stops.add(new Stop(instance, drain.name(), vm.poolName(), "drained: offline and running no job "
                         + "since the agent's read at " + vm.seenAt() + ", after the drain request of "
                         + drain.requestedAt(), StopKind.DRAINED));
-            } else if (DrainHandshake.acknowledged(drain, vm)) {
+            } else if (DrainHandshake.acknowledged(drain, vm) && !vm.jobIds().isEmpty()) {
                 notes.add(new Note(EventKind.WAITING_FOR_JOBS, "node " + drain.name() + " is drained but still "
                         + "runs " + String.join(", ", vm.jobIds()) + "; it is stopped once that ends"));
             }
@@ -561,8 +623,9 @@ final class Planning {
         List<Candidate> candidates = new ArrayList<>();
         for (Instance instance : running) {
             VmDocument vm = vmOf(instance);
-            if (vm == null || drained(instance)
-                    || !vm.idle() || (vm.offline() && !vm.offlineByHpcscale())
+            // A node the scheduler cannot reach may run anything: its idle time means nothing.
+            if (vm == null || drained(instance) || vm.down()
+                    || !vm.idle() || vm.heldByAdministrator()
                     || demand.nodesInUse().contains(vm.name()) || vm.lastBusyAt() == null) {
                 continue;
             }
@@ -620,7 +683,10 @@ final class Planning {
             powerDone.add(new Plan.PowerDone(request.name(), "its instance is already "
                     + instance.state().name().toLowerCase(Locale.ROOT)));
         } else if (instance.state() == PowerState.STOPPED) {
-            if (memory.inBackoff(now)) {
+            if (heldByAdministrator(instance)) {
+                notes.add(new Note(EventKind.HELD_BY_ADMINISTRATOR, "Slurm asks to resume " + request.name()
+                        + " but an administrator holds it offline: hpcscale leaves it alone"));
+            } else if (memory.inBackoff(now)) {
                 notes.add(new Note(EventKind.BACKOFF, "in backoff until " + memory.backoffUntil() + " ("
                         + memory.backoffReason() + "): Slurm's resume of " + request.name() + " waits"));
             } else if (!room) {

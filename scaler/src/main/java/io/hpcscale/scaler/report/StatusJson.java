@@ -47,6 +47,7 @@ public final class StatusJson {
                     for (InstanceCategory category : InstanceCategory.values()) {
                         instances.put(category.wireName(), census.count(category));
                     }
+                    census.heldByAdministrator().forEach(p.putArray("heldByAdministrator")::add);
                 }
             }
             if (pool.backoffUntil() != null) {

@@ -41,6 +41,10 @@ public final class StatusText {
                 lines.add("  jobs       " + census.queuedJobs() + " queued, " + census.demandedNodes()
                         + " more nodes needed" + (census.target() == null ? "" : "; target " + census.target()));
                 lines.add("  instances  " + instances(census));
+                if (!census.heldByAdministrator().isEmpty()) {
+                    lines.add("  held       " + yellow(census.heldByAdministrator().size() + " held offline by an "
+                            + "administrator, left alone: " + String.join(", ", census.heldByAdministrator())));
+                }
             }
             lines.add("  backoff    " + (pool.backoffUntil() == null ? "none"
                     : yellow("until " + pool.backoffUntil() + " (" + age(status.at(), pool.backoffUntil())

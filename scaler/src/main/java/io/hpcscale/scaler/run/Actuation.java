@@ -201,6 +201,7 @@ final class Actuation {
             VmDocument vm = store.read(new DocumentKey(stop.nodePool(), CosmosIds.encode(node)), VmDocument.class)
                     .map(DocumentStore.Versioned::document).orElse(null);
             DrainDocument drain = stop.kind() == StopKind.DRAINED || stop.kind() == StopKind.REMOVED
+                    || stop.kind() == StopKind.BOOT_FAILURE
                     ? store.read(drainKey(node), DrainDocument.class).map(DocumentStore.Versioned::document)
                             .orElse(null)
                     : null;

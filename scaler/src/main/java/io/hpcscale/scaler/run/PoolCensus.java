@@ -9,10 +9,13 @@ import io.hpcscale.scaler.cloud.Instance;
 import io.hpcscale.scaler.plan.Plan;
 import io.hpcscale.scaler.plan.PoolState;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -28,11 +31,14 @@ import java.util.Set;
  * @param target        the pool's fixed target as read this cycle, or null (a demand pool, or unknown)
  * @param backingOff    the pool starts nothing for now (failed boots, capacity, evictions)
  * @param agentReadAt   when an agent serving the pool last read its scheduler successfully, or null
+ * @param heldByAdministrator the nodes an administrator holds offline, with their instance's state
+ *                      ({@code cn007 (stopped)}): hpcscale neither starts, stops, drains nor returns them
  */
 public record PoolCensus(Map<InstanceCategory, Integer> instances, boolean instancesKnown, int queuedJobs,
-        int demandedNodes, Integer target, boolean backingOff, Instant agentReadAt) {
+        int demandedNodes, Integer target, boolean backingOff, Instant agentReadAt, List<String> heldByAdministrator) {
 
     public PoolCensus {
+        heldByAdministrator = List.copyOf(heldByAdministrator);
         EnumMap<InstanceCategory, Integer> all = new EnumMap<>(InstanceCategory.class);
         for (InstanceCategory category : InstanceCategory.values()) {
             all.put(category, instances.getOrDefault(category, 0));
@@ -54,20 +60,27 @@ public record PoolCensus(Map<InstanceCategory, Integer> instances, boolean insta
         Integer target = state.target() != null && state.target().known() ? state.target().count() : null;
         boolean backingOff = state.state().backoffUntil() != null && state.state().backoffUntil().isAfter(state.now());
         if (!state.instances().known()) {
-            return new PoolCensus(Map.of(), false, plan.queuedJobs(), 0, target, backingOff, state.agentReadAt());
+            return new PoolCensus(Map.of(), false, plan.queuedJobs(), 0, target, backingOff, state.agentReadAt(),
+                    List.of());
         }
         Map<String, VmDocument> nodes = new HashMap<>();
         state.vms().forEach(vm -> nodes.put(NodeNames.key(vm.name()), vm));
         Set<String> drained = new HashSet<>();
         state.drains().forEach(d -> drained.add(NodeNames.key(d.name())));
         Map<InstanceCategory, Integer> counts = new EnumMap<>(InstanceCategory.class);
+        List<String> held = new ArrayList<>();
         for (Instance instance : state.instances().instances()) {
             InstanceRecord record = state.state().instances().get(instance.id());
-            counts.merge(categoryOf(instance, record, nodes.get(NodeNames.key(instance.nodeName())),
-                    drained.contains(NodeNames.key(instance.nodeName()))), 1, Integer::sum);
+            VmDocument node = nodes.get(NodeNames.key(instance.nodeName()));
+            counts.merge(categoryOf(instance, record, node, drained.contains(NodeNames.key(instance.nodeName()))), 1,
+                    Integer::sum);
+            if (node != null && node.heldByAdministrator()) {
+                held.add(node.name() + " (" + instance.state().name().toLowerCase(Locale.ROOT) + ")");
+            }
         }
+        held.sort(null);
         return new PoolCensus(counts, true, plan.queuedJobs(), plan.demand().newNodes(), target, backingOff,
-                state.agentReadAt());
+                state.agentReadAt(), held);
     }
 
     private static InstanceCategory categoryOf(Instance instance, InstanceRecord record, VmDocument node,

@@ -67,7 +67,7 @@ class AzureScalerEndToEndTest {
     private static VmDocument node(String name, List<String> jobs, boolean offline, Instant lastBusyAt,
             Instant drainRequestedAt) {
         return new VmDocument(name, "hb", name, jobs.isEmpty() ? NodeJobStatus.Free : NodeJobStatus.Busy,
-                offline ? "offline" : jobs.isEmpty() ? "free" : "job-exclusive", offline, offline, false, 120,
+                offline ? "offline" : jobs.isEmpty() ? "free" : "job-exclusive", offline, offline, false, false, 120,
                 jobs.isEmpty() ? 0 : 120, 440000, 0, 0, 0, jobs, lastBusyAt, Instant.now(), drainRequestedAt,
                 "agent-head-pbs");
     }

@@ -86,7 +86,7 @@ class CheckCommandTest {
             Instant now = Instant.now();
             List<VmDocument> documents = new ArrayList<>();
             for (String node : nodes) {
-                documents.add(new VmDocument(node, pool, node, NodeJobStatus.Free, "free", false, false, false, 120,
+                documents.add(new VmDocument(node, pool, node, NodeJobStatus.Free, "free", false, false, false, false, 120,
                         0, 430000, 0, 0, 0, List.of(), null, now, null, "agent-head-pbs"));
             }
             new DocumentStore(store).upsert(documents);

@@ -235,7 +235,7 @@ class CommandCloudProviderTest {
 
     private static VmDocument vm(String node, boolean offline, Instant drainRequestedAt, SettableClock clock) {
         return new VmDocument(node, "rack", node, NodeJobStatus.Free, offline ? "offline" : "free", offline, offline,
-                false, 16, 0, 65536, 0, 0, 0, List.of(), clock.instant().minus(Duration.ofMinutes(9)), clock.instant(),
+                false, false, 16, 0, 65536, 0, 0, 0, List.of(), clock.instant().minus(Duration.ofMinutes(9)), clock.instant(),
                 drainRequestedAt, "agent-h-pbs");
     }
 }

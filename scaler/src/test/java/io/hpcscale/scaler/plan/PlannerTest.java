@@ -19,6 +19,7 @@ import io.hpcscale.common.model.PowerDocument;
 import io.hpcscale.common.model.ScalerStateDocument;
 import io.hpcscale.common.model.StopKind;
 import io.hpcscale.common.model.VmDocument;
+import io.hpcscale.scaler.cloud.Instance;
 import io.hpcscale.scaler.cloud.PowerState;
 import java.time.Duration;
 import java.time.Instant;
@@ -64,7 +65,7 @@ class PlannerTest {
     /** Node i, up, in service and running no job, with this room and use as the agent reported them. */
     private static VmDocument sized(int i, int cpus, int cpusUsed, long memoryMb, long memoryMbUsed, int gpus,
             int gpusUsed) {
-        return new VmDocument(node(i), "p", node(i), NodeJobStatus.Free, "free", false, false, false, cpus, cpusUsed,
+        return new VmDocument(node(i), "p", node(i), NodeJobStatus.Free, "free", false, false, false, false, cpus, cpusUsed,
                 memoryMb, memoryMbUsed, gpus, gpusUsed, List.of(), NOW.minusSeconds(60), NOW.minusSeconds(60), null,
                 "agent-h-pbs");
     }
@@ -201,13 +202,43 @@ class PlannerTest {
         pool.queued("j", 16);
         pool.replaceVm(1, vm(1, NodeJobStatus.Free, 0, List.of(), false, true, NOW, null));
         assertEquals(1, pool.plan().plan().starts().size(), "down");
-        pool.replaceVm(1, new VmDocument(node(1), "p", node(1), NodeJobStatus.Free, "offline", true, false, false, 16,
+        pool.replaceVm(1, new VmDocument(node(1), "p", node(1), NodeJobStatus.Free, "offline", true, false, false, false, 16,
                 0, 65536, 0, 0, 0, List.of(), NOW, NOW, null, "agent-h-pbs"));
         assertEquals(1, pool.plan().plan().starts().size(), "offline by an administrator");
         pool.replaceVm(1, vm(1, NodeJobStatus.Free, 0, List.of(), true, false, NOW, null));
         Plan plan = pool.plan().plan();
         assertTrue(plan.starts().isEmpty(), "offline by hpcscale and no longer drained: it is returned to service");
         assertTrue(plan.demand().nodesInUse().contains(node(1)));
+    }
+
+    @Test
+    void theUnusedCpusOfANodeAJobHoldsExclusivelyAreNoRoom() {
+        PoolStateBuilder pool = new PoolStateBuilder().stopped(2);
+        pool.instances.set(0, new Instance(id(1), node(1), PowerState.RUNNING));
+        pool.vms.add(new VmDocument(node(1), "p", node(1), NodeJobStatus.Busy, "job-exclusive", false, false, false,
+                true, 16, 1, 65536, 0, 0, 0, List.of("5.s"), NOW, NOW, null, "agent-h-pbs"));
+        pool.queued("j", 1);
+        assertEquals(List.of(id(2)), started(pool.plan().plan()), "15 CPUs show unused, but no job may use them");
+    }
+
+    @Test
+    void aStoppedInstanceWhoseNodeAnAdministratorHoldsOfflineIsNeverStarted() {
+        PoolStateBuilder pool = new PoolStateBuilder().stopped(2);
+        pool.vms.add(new VmDocument(node(1), "p", node(1), NodeJobStatus.Free, "down,offline", true, false, true,
+                false, 16, 0, 65536, 0, 0, 0, List.of(), NOW, NOW, null, "agent-h-pbs"));
+        pool.queued("a", 16);
+        pool.queued("b", 16);
+        Plan plan = pool.plan().plan();
+        assertEquals(List.of(id(2)), started(plan));
+        assertTrue(plan.notes().stream().anyMatch(n -> n.kind() == EventKind.HELD_BY_ADMINISTRATOR
+                && n.message().contains(node(1))), plan.notes().toString());
+    }
+
+    @Test
+    void aNodeTheSchedulerCannotReachIsNeverAskedToDrainHoweverLongItLooksIdle() {
+        PoolStateBuilder pool = new PoolStateBuilder().freeNode(1, NOW.minus(Duration.ofHours(2)));
+        pool.replaceVm(1, vm(1, NodeJobStatus.Free, 0, List.of(), false, true, NOW.minus(Duration.ofHours(2)), null));
+        assertTrue(drained(pool.plan().plan()).isEmpty(), "its occupancy is unknown");
     }
 
     @Test
@@ -259,10 +290,17 @@ class PlannerTest {
     // ---- boot timeout and backoff ------------------------------------------------------------------------------
 
     @Test
-    void anInstanceWhoseNodeNeverReportsIsStoppedAfterTheBootTimeout() {
+    void anInstanceWhoseNodeNeverReportsIsTakenOutOfServiceThenStoppedAfterTheBootTimeout() {
         PoolStateBuilder pool = new PoolStateBuilder().instance(1, PowerState.RUNNING).instance(2, PowerState.RUNNING);
         pool.booting(1, NOW.minus(Duration.ofMinutes(21))).booting(2, NOW.minus(Duration.ofMinutes(19)));
         pool.vms.add(vm(1, NodeJobStatus.Free, 0, List.of(), false, true, null, null));
+        PlanResult asked = pool.plan();
+        assertEquals(List.of(), stopped(asked.plan()), "down is no proof: a restarted scheduler shows nodes down");
+        assertEquals(List.of(node(1)), drained(asked.plan()));
+
+        Instant requestedAt = NOW.minusSeconds(60);
+        pool.drain(1, requestedAt);
+        pool.replaceVm(1, vm(1, NodeJobStatus.Free, 0, List.of(), true, true, null, requestedAt));
         PlanResult result = pool.plan();
         assertEquals(List.of(id(1)), stopped(result.plan()));
         assertEquals(StopKind.BOOT_FAILURE, result.plan().stops().get(0).kind());
@@ -271,16 +309,26 @@ class PlannerTest {
     }
 
     @Test
+    void anInstanceWhoseNodeNoAgentReportsIsStoppedAtOnceAfterTheBootTimeout() {
+        PoolStateBuilder pool = new PoolStateBuilder().instance(1, PowerState.RUNNING);
+        pool.booting(1, NOW.minus(Duration.ofMinutes(21)));
+        pool.vms.add(vm(9, NodeJobStatus.Free, 0, List.of(), false, false, null, null));
+        assertEquals(List.of(id(1)), stopped(pool.plan().plan()), "a node no scheduler lists runs no job");
+    }
+
+    @Test
     void anInstancePastItsBootTimeoutIsNotStoppedWhileTheSchedulerListsAJobOnItsNode() {
         PoolStateBuilder pool = new PoolStateBuilder().instance(1, PowerState.RUNNING);
         pool.booting(1, NOW.minus(Duration.ofMinutes(21)));
-        pool.vms.add(vm(1, NodeJobStatus.Busy, 0, List.of("17"), false, true, null, null));
+        Instant requestedAt = NOW.minusSeconds(60);
+        pool.drain(1, requestedAt);
+        pool.vms.add(vm(1, NodeJobStatus.Busy, 0, List.of("17"), true, true, null, requestedAt));
         PlanResult withJob = pool.plan();
         assertTrue(withJob.plan().stops().isEmpty(), "a down node the scheduler still lists job 17 on");
         assertTrue(noted(withJob.plan(), EventKind.WAITING_FOR_JOBS));
 
         pool.vms.clear();
-        pool.vms.add(vm(1, NodeJobStatus.Free, 0, List.of(), false, true, null, null));
+        pool.vms.add(vm(1, NodeJobStatus.Free, 0, List.of(), true, true, null, requestedAt));
         pool.state = withJob.state();
         assertEquals(List.of(id(1)), stopped(pool.plan().plan()), "the scheduler requeued the job");
     }
@@ -598,7 +646,8 @@ class PlannerTest {
         PoolStateBuilder pool = new PoolStateBuilder().freeNode(1, NOW.minus(Duration.ofMinutes(30)))
                 .freeNode(2, NOW.minus(Duration.ofMinutes(20))).instance(3, PowerState.RUNNING);
         pool.booting(3, NOW.minus(Duration.ofMinutes(21)));
-        pool.vms.add(vm(3, NodeJobStatus.Free, 0, List.of(), false, true, null, null));
+        pool.drain(3, NOW.minusSeconds(60));
+        pool.vms.add(vm(3, NodeJobStatus.Free, 0, List.of(), true, true, null, NOW.minusSeconds(60)));
         pool.min = 1;
         Plan plan = pool.plan().plan();
         assertEquals(List.of(id(3)), stopped(plan));
@@ -634,7 +683,7 @@ class PlannerTest {
     void aNodeWhoseDrainIsWithdrawnCountsTowardsTheMin() {
         PoolStateBuilder pool = new PoolStateBuilder().freeNode(1, NOW.minus(Duration.ofMinutes(30)))
                 .freeNode(2, NOW.minus(Duration.ofMinutes(30)));
-        pool.replaceVm(2, new VmDocument(node(2), "p", node(2), NodeJobStatus.Free, "free", false, false, false, 8, 0,
+        pool.replaceVm(2, new VmDocument(node(2), "p", node(2), NodeJobStatus.Free, "free", false, false, false, false, 8, 0,
                 65536, 0, 0, 0, List.of(), NOW.minus(Duration.ofMinutes(30)), NOW, null, "agent-h-pbs"));
         pool.drain(1, NOW.minusSeconds(120));
         pool.queued("needs-16", 16);
@@ -730,7 +779,7 @@ class PlannerTest {
     private static VmDocument renamed(VmDocument vm, String name) {
         return new VmDocument(name, vm.poolName(), name, vm.jobStatus(), vm.schedulerState(), vm.offline(),
                 vm.offlineByHpcscale(),
-                vm.down(), vm.cpusTotal(), vm.cpusUsed(), vm.memoryMb(), vm.memoryMbUsed(), vm.gpus(), vm.gpusUsed(),
+                vm.down(), false, vm.cpusTotal(), vm.cpusUsed(), vm.memoryMb(), vm.memoryMbUsed(), vm.gpus(), vm.gpusUsed(),
                 vm.jobIds(), vm.lastBusyAt(), vm.seenAt(), vm.drainRequestedAt(), vm.agent());
     }
 
@@ -778,7 +827,7 @@ class PlannerTest {
     void neverDrainsANodeAnAdministratorTookOffline() {
         PoolStateBuilder pool = new PoolStateBuilder().freeNode(1, NOW.minus(Duration.ofMinutes(30)));
         pool.replaceVm(1, new io.hpcscale.common.model.VmDocument(node(1), "p", node(1), NodeJobStatus.Free, "offline",
-                true, false, false, 16, 0, 65536, 0, 0, 0, List.of(), NOW.minus(Duration.ofMinutes(30)), NOW, null,
+                true, false, false, false, 16, 0, 65536, 0, 0, 0, List.of(), NOW.minus(Duration.ofMinutes(30)), NOW, null,
                 "a"));
         assertTrue(pool.plan().plan().drains().isEmpty());
     }

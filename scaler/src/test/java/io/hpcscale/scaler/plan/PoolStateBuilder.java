@@ -117,7 +117,7 @@ final class PoolStateBuilder {
 
     static VmDocument vm(int i, NodeJobStatus status, int cpusUsed, List<String> jobIds, boolean offline,
             boolean down, Instant lastBusyAt, Instant drainRequestedAt) {
-        return new VmDocument(node(i), "p", node(i), status, "state", offline, offline, down, 16, cpusUsed, 65536, 0,
+        return new VmDocument(node(i), "p", node(i), status, "state", offline, offline, down, false, 16, cpusUsed, 65536, 0,
                 0, 0, jobIds, lastBusyAt, NOW.minusSeconds(60), drainRequestedAt, "agent-h-pbs");
     }
 

@@ -20,7 +20,7 @@ class StopGuardTest {
     private static VmDocument vm(boolean offline, boolean byHpcscale, boolean down, List<String> jobs,
             Instant drainRequestedAt) {
         return new VmDocument("n1", "p", "n1", jobs.isEmpty() ? NodeJobStatus.Free : NodeJobStatus.Busy, "state",
-                offline, byHpcscale, down, 16, 0, 65536, 0, 0, 0, jobs, null, REQUESTED.plusSeconds(60),
+                offline, byHpcscale, down, false, 16, 0, 65536, 0, 0, 0, jobs, null, REQUESTED.plusSeconds(60),
                 drainRequestedAt, "agent-h-pbs");
     }
 
@@ -35,8 +35,9 @@ class StopGuardTest {
                 "a job landed before the node went offline");
         assertEquals(Optional.of(NOT_DRAINED), StopGuard.refusal(StopKind.DRAINED,
                 vm(true, true, false, List.of(), REQUESTED.minusSeconds(600)), DRAIN), "read for an older request");
-        assertEquals(Optional.of(NOT_DRAINED), StopGuard.refusal(StopKind.DRAINED,
-                vm(true, false, false, List.of(), REQUESTED), DRAIN), "offline by an administrator, not by the drain");
+        assertEquals(Optional.of("an administrator holds its node n1 offline (state): hpcscale leaves it as it is"),
+                StopGuard.refusal(StopKind.DRAINED, vm(true, false, false, List.of(), REQUESTED), DRAIN),
+                "offline by an administrator, not by the drain");
         assertEquals(Optional.of(NOT_DRAINED), StopGuard.refusal(StopKind.DRAINED,
                 vm(false, false, false, List.of(), REQUESTED), DRAIN), "still in service");
         assertEquals(Optional.of(NOT_DRAINED), StopGuard.refusal(StopKind.DRAINED, null, DRAIN));
@@ -49,10 +50,37 @@ class StopGuardTest {
     }
 
     @Test
-    void aFailedBootIsStoppedWhenItsNodeNeverReportedOrIsDownWithNoJob() {
+    void aFailedBootIsStoppedWhenItsNodeNeverReportedOrIsDownWithNoJobAndTakenOutOfService() {
         assertEquals(Optional.empty(), StopGuard.refusal(StopKind.BOOT_FAILURE, null, null));
         assertEquals(Optional.empty(), StopGuard.refusal(StopKind.BOOT_FAILURE,
-                vm(false, false, true, List.of(), null), null));
+                vm(true, true, true, List.of(), REQUESTED), DRAIN));
+    }
+
+    @Test
+    void aFailedBootWhoseNodeIsDownButStillInServiceIsNotStopped() {
+        String inService = "the agent does not show its node taken out of service since the drain request, so a job "
+                + "could still be placed on it";
+        assertEquals(Optional.of(inService), StopGuard.refusal(StopKind.BOOT_FAILURE,
+                vm(false, false, true, List.of(), null), null), "state-unknown,down after a restart may be up now");
+        assertEquals(Optional.of(inService), StopGuard.refusal(StopKind.BOOT_FAILURE,
+                vm(false, false, true, List.of(), null), DRAIN), "the agent has not taken it offline yet");
+    }
+
+    @Test
+    void aDrainedNodeTheSchedulerCannotReachIsNotStopped() {
+        assertEquals(Optional.of("the scheduler cannot reach its node (state), so what runs there is unknown; it is "
+                + "stopped once the node reports in and shows no job"),
+                StopGuard.refusal(StopKind.DRAINED, vm(true, true, true, List.of(), REQUESTED), DRAIN));
+    }
+
+    @Test
+    void aNodeAnAdministratorHoldsOfflineIsNeverStoppedWhateverTheKind() {
+        VmDocument held = vm(true, false, true, List.of(), REQUESTED);
+        for (StopKind kind : List.of(StopKind.DRAINED, StopKind.BOOT_FAILURE, StopKind.POWER_SAVING,
+                StopKind.SURPLUS, StopKind.REMOVED)) {
+            assertEquals(Optional.of("an administrator holds its node n1 offline (state): hpcscale leaves it as it "
+                    + "is"), StopGuard.refusal(kind, held, DRAIN), kind.name());
+        }
     }
 
     @Test

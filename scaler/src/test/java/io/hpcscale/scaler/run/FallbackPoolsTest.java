@@ -69,7 +69,7 @@ class FallbackPoolsTest {
     /** The node of a running instance of pool b, reported as the agent reports it: in a's partition. */
     private void reportedInA(Instance instance, boolean offline, Instant lastBusyAt, Instant drainRequestedAt) {
         documents.upsert(List.of(new VmDocument(CosmosIds.encode(instance.nodeName()), "a", instance.nodeName(),
-                NodeJobStatus.Free, offline ? "offline" : "free", offline, offline, false, 64, 0, 262144, 0, 0, 0,
+                NodeJobStatus.Free, offline ? "offline" : "free", offline, offline, false, false, 64, 0, 262144, 0, 0, 0,
                 List.of(), lastBusyAt, clock.instant(), drainRequestedAt, "agent-h-pbs")));
     }
 

@@ -191,7 +191,8 @@ class ScalerTest {
     void aBootTimeoutStopIsRefusedWhenAFreshReadListsAJobOnTheNode() throws Exception {
         cloud.addScaleSet("a", 1, "a-vm", Duration.ofMinutes(2));
         DocumentStore documents = new DocumentStore(memory);
-        VmDocument downAndEmpty = downVm(List.of());
+        Instant drainedAt = clock.instant().plus(Duration.ofMinutes(20));
+        VmDocument downAndEmpty = downVm(List.of(), drainedAt);
         ClusterLoadStore staleQueries = new StaleVmQueries(memory, documents.codec().encode(downAndEmpty));
         Scaler scaler = scaler(staleQueries, false, pool("a", 4));
         agentReported("a");
@@ -199,7 +200,8 @@ class ScalerTest {
         scaler.runOnce(clock.instant());
         assertEquals(1, eventsOf(EventKind.START).size());
 
-        documents.upsert(List.of(downVm(List.of("1"))));
+        documents.upsert(List.of(downVm(List.of("1"), drainedAt),
+                DrainDocument.request("a", "a-vm001", "its node did not report", drainedAt)));
         clock.advance(Duration.ofMinutes(21));
         agentReported("a");
         scaler.runOnce(clock.instant());
@@ -209,15 +211,16 @@ class ScalerTest {
     }
 
     private VmDocument vm(String name, NodeJobStatus status, List<String> jobs, Instant drainRequestedAt) {
-        return new VmDocument(name, "a", name, status, "offline", true, true, false, 16, jobs.isEmpty() ? 0 : 16,
+        return new VmDocument(name, "a", name, status, "offline", true, true, false, false, 16, jobs.isEmpty() ? 0 : 16,
                 65536, 0, 0, 0, jobs, clock.instant().minus(Duration.ofHours(1)), clock.instant(), drainRequestedAt,
                 "agent-h-pbs");
     }
 
-    private VmDocument downVm(List<String> jobs) {
+    /** The node down and taken out of service by hpcscale, as the agent shows a failed boot's node. */
+    private VmDocument downVm(List<String> jobs, Instant drainRequestedAt) {
         return new VmDocument("a-vm001", "a", "a-vm001", jobs.isEmpty() ? NodeJobStatus.Free : NodeJobStatus.Busy,
-                "down", false, false, true, 16, jobs.isEmpty() ? 0 : 16, 65536, 0, 0, 0, jobs, null, clock.instant(),
-                null, "agent-h-pbs");
+                "down,offline", true, true, true, false, 16, jobs.isEmpty() ? 0 : 16, 65536, 0, 0, 0, jobs, null,
+                clock.instant(), drainRequestedAt, "agent-h-pbs");
     }
 
     /** A store whose queries return an older vm document than its point reads: the world changed mid-cycle. */

@@ -70,7 +70,7 @@ class ScalerWakeUpTest {
         fixture.cloud.addScaleSet("a", 1, "a-vm", Duration.ZERO);
         fixture.cloud.provider("a").start(fixture.cloud.instances("a"));
         documents.upsert(List.of(new VmDocument("a-vm001", "a", "a-vm001", NodeJobStatus.Free, "free", false, false,
-                false, 16, 0, 65536, 0, 0, 0, List.of(), fixture.clock.instant().minus(Duration.ofHours(1)),
+                false, false, 16, 0, 65536, 0, 0, 0, List.of(), fixture.clock.instant().minus(Duration.ofHours(1)),
                 fixture.clock.instant(), null, "agent-h-pbs")));
         fixture.agentReported("a");
         scaler.runOnce(fixture.clock.instant());

@@ -63,7 +63,7 @@ final class FakeAgent {
                 running++;
             }
             upserts.add(new VmDocument(node, pool, node, busy ? NodeJobStatus.Busy : NodeJobStatus.Free,
-                    drain != null ? "offline" : busy ? "job-busy" : "free", drain != null, drain != null, false, 4,
+                    drain != null ? "offline" : busy ? "job-busy" : "free", drain != null, drain != null, false, false, 4,
                     busy ? 4 : 0, 1000, 0, 0, 0, busy ? List.of(job) : List.of(),
                     busy ? now : now.minus(Duration.ofHours(1)), now, drain == null ? null : drain.requestedAt(),
                     "agent-fake"));
