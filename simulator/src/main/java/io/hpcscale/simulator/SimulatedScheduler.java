@@ -57,6 +57,13 @@ public final class SimulatedScheduler implements SchedulerAdapter {
         boolean up;
         boolean offline;
         String comment;
+        /** Taken offline by an administrator, whatever its comment says now: hpcscale must leave it alone. */
+        boolean heldByAdministrator;
+        /**
+         * A read showed the administrator's mark. Before that hpcscale cannot know of it: a mark set and then lost
+         * to a server restart before any read is one only the administrator knew of.
+         */
+        boolean administratorMarkRead;
         String job;
 
         Node(String name, String pool, String queue) {
@@ -70,11 +77,20 @@ public final class SimulatedScheduler implements SchedulerAdapter {
         final SimJob job;
         final Instant startedAt;
         final List<String> nodes;
+        /** Suspended: it keeps its nodes, which the scheduler's node listing shows free and empty. */
+        boolean suspended;
+        Instant suspendedAt;
+        /** Starting when the server restarted: it runs on, no longer listed on its nodes. */
+        boolean unlisted;
 
         Running(SimJob job, Instant startedAt, List<String> nodes) {
             this.job = job;
             this.startedAt = startedAt;
             this.nodes = nodes;
+        }
+
+        boolean listed() {
+            return !suspended && !unlisted;
         }
 
         Instant endsAt() {
@@ -99,7 +115,12 @@ public final class SimulatedScheduler implements SchedulerAdapter {
     private final Map<String, Duration> waits = new HashMap<>();
     private final List<String> violations = new ArrayList<>();
     private int evictedJobs;
+    private int lostAdministratorMarks;
     private long cloudVersionSeen = -1;
+    /** The server is down (reads fail) until then, after a restart. */
+    private Instant serverDownUntil = Instant.MIN;
+    /** Nodes show state-unknown,down until then, after a restart. */
+    private Instant nodesUnknownUntil = Instant.MIN;
     private final List<Listener> listeners = new CopyOnWriteArrayList<>();
 
     /**
@@ -133,8 +154,8 @@ public final class SimulatedScheduler implements SchedulerAdapter {
         Instant now = clock.instant();
         while (!byEnd.isEmpty() && !byEnd.peek().endsAt().isAfter(now)) {
             Running done = byEnd.poll();
-            // A job requeued after losing its node left its first run's entry behind; only its current run ends.
-            if (running.get(done.job.id()) != done) {
+            // A job requeued after losing its node, or suspended, left an entry behind; only its current run ends.
+            if (running.get(done.job.id()) != done || done.suspended) {
                 continue;
             }
             running.remove(done.job.id());
@@ -200,6 +221,9 @@ public final class SimulatedScheduler implements SchedulerAdapter {
     public synchronized void startOn(SimJob job, List<String> names) {
         Instant now = clock.instant();
         refreshNodes(now);
+        if (now.isBefore(nodesUnknownUntil)) {
+            throw new IllegalStateException("the server is restarting: it places no job");
+        }
         for (String name : names) {
             Node node = nodes.get(name);
             if (node == null || !node.up || node.offline || node.job != null) {
@@ -216,25 +240,102 @@ public final class SimulatedScheduler implements SchedulerAdapter {
         return node != null && node.job != null;
     }
 
+    /** The ids of the jobs running now, suspended ones included. */
+    public synchronized List<String> runningJobIds() {
+        return List.copyOf(running.keySet());
+    }
+
+    /**
+     * Suspends a running job ({@code qsig -s suspend}): it keeps its nodes, but the node listing shows them free and
+     * empty, as PBS does; only the job's own record names them. It does not run on until resumed.
+     */
+    public synchronized void suspend(String jobId) {
+        Running r = running.get(jobId);
+        if (r != null && !r.suspended) {
+            r.suspended = true;
+            r.suspendedAt = clock.instant();
+        }
+    }
+
+    /** Resumes a suspended job: it runs for the rest of its time from now. */
+    public synchronized void resume(String jobId) {
+        Running r = running.get(jobId);
+        if (r == null || !r.suspended) {
+            return;
+        }
+        Running resumed = new Running(r.job, r.startedAt.plus(Duration.between(r.suspendedAt, clock.instant())),
+                r.nodes);
+        resumed.unlisted = r.unlisted;
+        running.put(jobId, resumed);
+        byEnd.add(resumed);
+    }
+
+    /**
+     * The scheduler's server restarts, as a PBS server does: reads fail while it is down, every node comment is lost
+     * ({@code offline} stays), nodes show {@code state-unknown,down} until their moms report again, and jobs started
+     * within {@code starting} of the restart come back running but no longer listed on their nodes.
+     */
+    public synchronized void restartServer(Duration down, Duration unknown, Duration starting) {
+        Instant now = clock.instant();
+        serverDownUntil = now.plus(down);
+        nodesUnknownUntil = serverDownUntil.plus(unknown);
+        nodes.values().forEach(n -> n.comment = null);
+        for (Running r : running.values()) {
+            if (!r.startedAt.isBefore(now.minus(starting))) {
+                r.unlisted = true;
+            }
+        }
+    }
+
+    /**
+     * An administrator takes the node offline with a comment of their own ({@code pbsnodes -o -C}); a node
+     * hpcscale had taken offline becomes the administrator's. {@code false} brings it back, as the administrator's
+     * {@code pbsnodes -r} would.
+     */
+    public synchronized void administratorOffline(String name, boolean offline) {
+        Node node = nodes.get(name);
+        if (node == null) {
+            return;
+        }
+        node.heldByAdministrator = offline;
+        node.administratorMarkRead = false;
+        node.offline = offline;
+        node.comment = offline ? "maintenance: disk failing" : null;
+    }
+
+    /** Whether an administrator holds the node offline. */
+    public synchronized boolean heldByAdministrator(String name) {
+        Node node = nodes.get(name);
+        return node != null && node.heldByAdministrator;
+    }
+
     @Override
     public synchronized SchedulerSnapshot read() throws SchedulerReadException {
         Instant now = clock.instant();
+        if (now.isBefore(serverDownUntil)) {
+            throw new SchedulerReadException("the simulated scheduler's server is restarting");
+        }
         refreshNodes(now);
         List<SchedulerJob> jobs = new ArrayList<>(queued.size() + running.size());
         for (SimJob job : queued) {
-            jobs.add(schedulerJob(job, job.held() ? JobState.Hold : JobState.Queued));
+            jobs.add(schedulerJob(job, job.held() ? JobState.Hold : JobState.Queued, List.of()));
         }
         for (Running r : running.values()) {
-            jobs.add(schedulerJob(r.job, JobState.Running));
+            jobs.add(schedulerJob(r.job, JobState.Running, r.nodes));
         }
+        boolean unknown = now.isBefore(nodesUnknownUntil);
         List<SchedulerNode> snapshot = new ArrayList<>(nodes.size());
         for (Node node : nodes.values()) {
-            boolean busy = node.job != null;
-            String state = (node.up ? (busy ? "job-busy" : "free") : "down") + (node.offline ? ",offline" : "");
-            snapshot.add(new SchedulerNode(node.name, List.of(node.queue), busy ? NodeJobStatus.Busy
-                    : NodeJobStatus.Free, state, node.offline, node.offline && OfflineMarker.isOurs(node.comment),
-                    !node.up, cpusPerNode, busy ? cpusPerNode : 0, memoryMbPerNode, 0, 0, 0,
-                    busy ? List.of(node.job) : List.of(), null));
+            node.administratorMarkRead |= node.heldByAdministrator && node.comment != null
+                    && !OfflineMarker.isOurs(node.comment);
+            Running r = node.job == null ? null : running.get(node.job);
+            boolean listed = r != null && r.listed();
+            String state = (!node.up ? "down" : unknown ? "state-unknown,down" : listed ? "job-busy" : "free")
+                    + (node.offline ? ",offline" : "");
+            snapshot.add(new SchedulerNode(node.name, List.of(node.queue), listed ? NodeJobStatus.Busy
+                    : NodeJobStatus.Free, state, OfflineMarker.markOf(node.offline, node.comment),
+                    !node.up || unknown, false, cpusPerNode, listed ? cpusPerNode : 0, memoryMbPerNode, 0, 0, 0,
+                    listed ? List.of(node.job) : List.of(), null));
         }
         return SchedulerSnapshot.of(jobs, snapshot);
     }
@@ -242,6 +343,7 @@ public final class SimulatedScheduler implements SchedulerAdapter {
     @Override
     public synchronized void offline(String name, String reason) throws SchedulerCommandException {
         Node node = node(name);
+        overrideAdministrator(node, "marked node " + name + " offline");
         node.offline = true;
         node.comment = OfflineMarker.comment(reason, 80);
     }
@@ -249,8 +351,31 @@ public final class SimulatedScheduler implements SchedulerAdapter {
     @Override
     public synchronized void bringBack(String name) throws SchedulerCommandException {
         Node node = node(name);
+        overrideAdministrator(node, "returned node " + name + " to service");
         node.offline = false;
         node.comment = "returned to service by hpcscale";
+    }
+
+    /**
+     * hpcscale changes a node an administrator holds offline: a violation once a read showed the administrator's
+     * mark. Before that, the administrator's mark was lost with its comment to a server restart (on a node hpcscale
+     * had taken offline itself, so nothing can tell the two apart): the hold is gone, and counted.
+     */
+    private void overrideAdministrator(Node node, String what) {
+        if (node.administratorMarkRead) {
+            violations.add("hpcscale " + what + ", which an administrator holds offline");
+        } else if (node.heldByAdministrator) {
+            node.heldByAdministrator = false;
+            lostAdministratorMarks++;
+        }
+    }
+
+    /**
+     * Administrators' marks set on a node hpcscale had taken offline and lost to a server restart before any read
+     * showed them: hpcscale cannot tell them from its own (docs/operations.md).
+     */
+    public synchronized int lostAdministratorMarks() {
+        return lostAdministratorMarks;
     }
 
     private Node node(String name) throws SchedulerCommandException {
@@ -265,10 +390,10 @@ public final class SimulatedScheduler implements SchedulerAdapter {
         return node;
     }
 
-    private SchedulerJob schedulerJob(SimJob job, JobState state) {
+    private SchedulerJob schedulerJob(SimJob job, JobState state, List<String> hosts) {
         return new SchedulerJob(job.id(), List.of(job.queue()), state,
                 List.of(new Chunk(job.nodes(), cpusPerNode, 0, 0)), job.nodes(), Placement.scatter, true,
-                job.submitAt());
+                job.submitAt(), hosts);
     }
 
     private void refreshNodes(Instant now) {
@@ -295,12 +420,18 @@ public final class SimulatedScheduler implements SchedulerAdapter {
     }
 
     private void instanceChanged(String pool, Instance instance, PowerState from, boolean evicted, Instant at) {
-        if (instance.state().active()) {
-            return;
-        }
         synchronized (this) {
             Node node = nodes.get(instance.nodeName());
             if (node == null) {
+                return;
+            }
+            if (node.administratorMarkRead && !evicted && instance.state().active() != from.active()) {
+                String message = "instance " + instance.id() + " was " + (instance.state().active() ? "started"
+                        : "stopped") + " while an administrator held node " + node.name + " offline";
+                violations.add(message);
+                listeners.forEach(l -> l.violation(message, at));
+            }
+            if (instance.state().active()) {
                 return;
             }
             node.up = false;
@@ -324,8 +455,14 @@ public final class SimulatedScheduler implements SchedulerAdapter {
         }
     }
 
-    /** FCFS with EASY backfilling over whole, up, online, free nodes. */
+    /**
+     * FCFS with EASY backfilling over whole, up, online, free nodes; nothing while the server restarts and its nodes'
+     * state is unknown.
+     */
     private void schedule(Instant now) {
+        if (now.isBefore(nodesUnknownUntil)) {
+            return;
+        }
         List<Node> free = freeNodes();
         while (!queued.isEmpty()) {
             SimJob head = firstRunnable();

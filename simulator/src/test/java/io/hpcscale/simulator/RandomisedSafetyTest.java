@@ -17,6 +17,12 @@ import org.junit.jupiter.api.Test;
  * the scheduler on any free node at any moment (also between a drain request and the agent's offline). Whatever the
  * order, no instance may stop while its node runs a job. The scaler is also restarted at random (as if killed between
  * two cycles) and a second scaler runs beside it at random: no action may then be asked twice.
+ *
+ * <p>The scheduler also does what a real PBS server does (../shared/notes/pbs-as-it-really-behaves.md): jobs are
+ * suspended, and their nodes then look free and empty; the server restarts, dropping every node comment, showing
+ * nodes down for a while and losing the listing of jobs that were starting; an administrator takes nodes offline and
+ * back. The invariants: no stop while any job's own record names the node, and no start, stop, offline or return of a
+ * node an administrator holds offline.
  */
 class RandomisedSafetyTest {
     private static final int SEEDS = 300;
@@ -31,6 +37,10 @@ class RandomisedSafetyTest {
         long takeovers = 0;
         long actionsChecked = 0;
         long racedCycles = 0;
+        long suspended = 0;
+        long serverRestarts = 0;
+        long administratorMarks = 0;
+        long lostMarks = 0;
         List<String> violations = new ArrayList<>();
         for (int seed = 1; seed <= SEEDS; seed++) {
             Random random = new Random(seed);
@@ -48,7 +58,7 @@ class RandomisedSafetyTest {
             for (int step = 0; step < 400; step++) {
                 cluster.clock().advance(Duration.ofSeconds(random.nextInt(45)));
                 int which = -1;
-                switch (random.nextInt(9)) {
+                switch (random.nextInt(12)) {
                     case 0 -> cluster.agentCycle();
                     case 1 -> which = 0;
                     case 6 -> {
@@ -56,6 +66,19 @@ class RandomisedSafetyTest {
                         restarts++;
                     }
                     case 7 -> which = 1;
+                    case 9 -> suspended += suspendOrResume(cluster, random);
+                    case 10 -> {
+                        if (random.nextInt(4) == 0) {
+                            cluster.scheduler().restartServer(Duration.ofSeconds(random.nextInt(30)),
+                                    Duration.ofSeconds(random.nextInt(60)), Duration.ofSeconds(random.nextInt(10)));
+                            serverRestarts++;
+                        }
+                    }
+                    case 11 -> {
+                        if (random.nextInt(3) == 0) {
+                            administratorMarks += markByAdministrator(cluster, random);
+                        }
+                    }
                     case 2 -> cluster.scheduler().step();
                     case 3 -> {
                         if (random.nextInt(3) == 0) {
@@ -80,10 +103,11 @@ class RandomisedSafetyTest {
                 }
             }
             racedCycles += race.raced;
-            String ofSeed = "seed " + seed + ": doubled ";
-            violations.addAll(audit.doubled().stream().map(d -> ofSeed + d).toList());
+            lostMarks += cluster.scheduler().lostAdministratorMarks();
+            String ofSeed = "seed " + seed + ": ";
+            violations.addAll(audit.doubled().stream().map(d -> ofSeed + "doubled " + d).toList());
             actionsChecked += audit.starts() + audit.stops();
-            violations.addAll(cluster.scheduler().violations().stream().map(v -> "seed " + v).toList());
+            violations.addAll(cluster.scheduler().violations().stream().map(v -> ofSeed + v).toList());
             stops += events.stream().filter(e -> e.kind() == EventKind.STOP && e.outcome().ok()).count();
             waitsForJobs += events.stream().filter(e -> e.kind() == EventKind.WAITING_FOR_JOBS).count();
         }
@@ -94,11 +118,42 @@ class RandomisedSafetyTest {
         assertTrue(waitsForJobs > 10, "some drained nodes must be found running a late job: " + waitsForJobs);
         assertTrue(restarts > SEEDS && takeovers > 10, "restarts and takeovers must happen: " + restarts + ", "
                 + takeovers);
+        assertTrue(suspended > SEEDS && serverRestarts > SEEDS && administratorMarks > SEEDS,
+                "suspensions, server restarts and administrators' marks must happen: " + suspended + ", "
+                        + serverRestarts + ", " + administratorMarks);
         System.out.printf("%d seeds: %d stops, %d jobs landed on nodes being drained, %d drained nodes waited for a "
                 + "job; %d scaler restarts, %d cycles of a second scaler (%d of them during the other's cloud call), "
-                + "%d lease takeovers between them; %d starts and stops checked, 0 doubled, 0 violations%n", SEEDS,
-                stops, jobsOnDrainedNodes, waitsForJobs, restarts, secondScalerCycles, racedCycles, takeovers,
-                actionsChecked);
+                + "%d lease takeovers between them; %d jobs suspended or resumed, %d scheduler server restarts, %d "
+                + "nodes taken offline or back by an administrator (%d of them set on a node hpcscale had drained "
+                + "and lost to a restart before any read); %d starts and stops checked, 0 doubled, 0 violations%n",
+                SEEDS, stops, jobsOnDrainedNodes, waitsForJobs, restarts, secondScalerCycles, racedCycles, takeovers,
+                suspended, serverRestarts, administratorMarks, lostMarks, actionsChecked);
+    }
+
+    /** Suspends a running job, or resumes a suspended one; 1 if it did either. */
+    private static int suspendOrResume(SimulatedCluster cluster, Random random) {
+        List<String> running = cluster.scheduler().runningJobIds();
+        if (running.isEmpty()) {
+            return 0;
+        }
+        String job = running.get(random.nextInt(running.size()));
+        if (random.nextBoolean()) {
+            cluster.scheduler().suspend(job);
+        } else {
+            cluster.scheduler().resume(job);
+        }
+        return 1;
+    }
+
+    /** An administrator takes a node offline, or gives one back; 1 if one was chosen. */
+    private static int markByAdministrator(SimulatedCluster cluster, Random random) {
+        List<String> nodes = cluster.cloud().instances("p").stream().map(i -> i.nodeName()).toList();
+        if (nodes.isEmpty()) {
+            return 0;
+        }
+        String node = nodes.get(random.nextInt(nodes.size()));
+        cluster.scheduler().administratorOffline(node, !cluster.scheduler().heldByAdministrator(node));
+        return 1;
     }
 
     /**

@@ -13,7 +13,13 @@ enum Fault {
     SCALER_RESTART("scaler-restart"),
     SECOND_SCALER("second-scaler"),
     EVICTION("evictions"),
-    BROKEN_BOOT("broken-boots");
+    BROKEN_BOOT("broken-boots"),
+    /** A running job suspended: its node then looks free and empty in the scheduler's node listing. */
+    SUSPENDED_JOB("suspended-jobs"),
+    /** The scheduler's server restarts: node comments lost, nodes state-unknown, starting jobs unlisted. */
+    SCHEDULER_RESTART("scheduler-restarts"),
+    /** An administrator takes a node offline (given back in the calm end). */
+    ADMIN_MARK("admin-marks");
 
     private final String label;
 

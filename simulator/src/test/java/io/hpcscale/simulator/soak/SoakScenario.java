@@ -26,7 +26,9 @@ import java.util.stream.Collectors;
 
 /**
  * One seed of the soak: a cluster of one or two pools (Spot or not, one scaler or two) through several hundred random
- * steps with faults switched on at random, then a calm end in which no fault and no new job comes. What it must
+ * steps with faults switched on at random (among them what a real PBS server does: jobs suspended, the server
+ * restarted, nodes taken offline by an administrator), then a calm end in which no fault and no new job comes, the
+ * administrators give their nodes back and suspended jobs resume. What it must
  * show at the end: every job ran, no instance was stopped under a job, no start or stop was asked twice, and the
  * cloud is back at the pools' min with every active instance running a node the scheduler knows.
  */
@@ -157,6 +159,57 @@ final class SoakScenario {
             cluster.cloud().breakBoots(pools.get(random.nextInt(pools.size())).name(), 1);
             faults.count(Fault.BROKEN_BOOT);
         }
+        if (random.nextInt(15) == 0) {
+            suspendOrResume();
+        }
+        if (random.nextInt(80) == 0) {
+            cluster.scheduler().restartServer(Duration.ofSeconds(random.nextInt(30)),
+                    Duration.ofSeconds(random.nextInt(60)), Duration.ofSeconds(random.nextInt(10)));
+            faults.count(Fault.SCHEDULER_RESTART);
+        }
+        if (random.nextInt(50) == 0) {
+            markByAdministrator();
+        }
+    }
+
+    private void suspendOrResume() {
+        List<String> running = cluster.scheduler().runningJobIds();
+        if (running.isEmpty()) {
+            return;
+        }
+        String job = running.get(random.nextInt(running.size()));
+        if (random.nextBoolean()) {
+            cluster.scheduler().suspend(job);
+            faults.count(Fault.SUSPENDED_JOB);
+        } else {
+            cluster.scheduler().resume(job);
+        }
+    }
+
+    private void markByAdministrator() {
+        String pool = pools.get(random.nextInt(pools.size())).name();
+        List<Instance> instances = cluster.cloud().instances(pool);
+        if (instances.isEmpty()) {
+            return;
+        }
+        String node = instances.get(random.nextInt(instances.size())).nodeName();
+        boolean held = cluster.scheduler().heldByAdministrator(node);
+        cluster.scheduler().administratorOffline(node, !held);
+        if (!held) {
+            faults.count(Fault.ADMIN_MARK);
+        }
+    }
+
+    /** The administrators give back every node they took offline, and every suspended job is resumed. */
+    private void administratorsDone() {
+        for (PoolConfig pool : pools) {
+            for (Instance instance : cluster.cloud().instances(pool.name())) {
+                if (cluster.scheduler().heldByAdministrator(instance.nodeName())) {
+                    cluster.scheduler().administratorOffline(instance.nodeName(), false);
+                }
+            }
+        }
+        cluster.scheduler().runningJobIds().forEach(cluster.scheduler()::resume);
     }
 
     private void agentCycle() throws InterruptedException {
@@ -277,6 +330,7 @@ final class SoakScenario {
     /** No more faults or jobs: everything queued must run and the pools come back to their min, and stay there. */
     private void calmEnd() throws InterruptedException {
         faults.calm();
+        administratorsDone();
         int settledFor = 0;
         for (int step = 0; step < CALM_STEPS && settledFor < SETTLED_STEPS; step++) {
             steps++;
@@ -337,12 +391,13 @@ final class SoakScenario {
         return problems;
     }
 
+    /** The nodes the scheduler shows offline; empty while its server restarts (the end waits for it anyway). */
     private Set<String> offlineNodes() throws InterruptedException {
         try {
-            return cluster.scheduler().read().nodes().stream().filter(SchedulerNode::offline)
+            return cluster.scheduler().read().nodes().stream().filter(SchedulerNode::isOffline)
                     .map(SchedulerNode::name).collect(Collectors.toSet());
-        } catch (SchedulerReadException e) {
-            throw new IllegalStateException("the simulated scheduler cannot fail a read of its own", e);
+        } catch (SchedulerReadException restarting) {
+            return Set.of();
         }
     }
 }
