@@ -147,7 +147,7 @@ class ArmRequestsBenchmark {
             Instant drainRequestedAt = drains == null ? null : drains.get(node);
             boolean offline = drainRequestedAt != null;
             vms.add(new VmDocument(node, "hb", node, busy ? NodeJobStatus.Busy : NodeJobStatus.Free,
-                    offline ? "offline" : busy ? "job-exclusive" : "free", offline, offline, false, 120,
+                    offline ? "offline" : busy ? "job-exclusive" : "free", offline, offline, false, false, 120,
                     busy ? 120 : 0, 440000, 0, 0, 0, busy ? List.of("r-" + node) : List.of(),
                     busy ? now : now.minus(Duration.ofHours(1)), now, drainRequestedAt, "bench"));
         }

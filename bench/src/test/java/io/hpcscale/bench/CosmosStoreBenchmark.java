@@ -9,6 +9,7 @@ import io.hpcscale.common.agent.CycleReport;
 import io.hpcscale.common.agent.FakeSchedulerAdapter;
 import io.hpcscale.common.agent.PoolMap;
 import io.hpcscale.common.agent.SchedulerJob;
+import io.hpcscale.common.agent.OfflineMark;
 import io.hpcscale.common.agent.SchedulerNode;
 import io.hpcscale.common.config.Component;
 import io.hpcscale.common.config.ConfigCatalog;
@@ -130,7 +131,8 @@ class CosmosStoreBenchmark {
     }
 
     private static SchedulerNode node(int i, NodeJobStatus status) {
-        return new SchedulerNode(String.format("node%05d", i), List.of("workq" + (i % QUEUES)), status, "free", false,
-                false, false, 16, 0, 65536, 0, 0, 0, List.of(), Instant.parse("2026-11-22T00:00:00Z"));
+        return new SchedulerNode(String.format("node%05d", i), List.of("workq" + (i % QUEUES)), status, "free",
+                OfflineMark.NONE, false, false, 16, 0, 65536, 0, 0, 0, List.of(),
+                Instant.parse("2026-11-22T00:00:00Z"));
     }
 }
