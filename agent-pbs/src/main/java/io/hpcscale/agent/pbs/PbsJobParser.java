@@ -84,7 +84,7 @@ final class PbsJobParser {
 
     private Optional<SchedulerJob> toJob(String id, Map<String, String> attributes, Map<String, String> resources,
             PbsQueues queues) {
-        List<String> hosts = ExecHost.hosts(attributes.get("exec_host"));
+        List<String> hosts = SlotList.execHosts(attributes.get("exec_host"));
         try {
             return toJob(id, attributes, resources, queues, hosts);
         } catch (IllegalArgumentException e) {

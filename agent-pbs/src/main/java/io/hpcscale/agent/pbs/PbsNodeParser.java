@@ -95,16 +95,7 @@ final class PbsNodeParser {
         } else {
             entries.addAll(Arrays.asList(jobs.asText().split(",")));
         }
-        Set<String> ids = new LinkedHashSet<>();
-        for (String entry : entries) {
-            String trimmed = entry.trim();
-            int slash = trimmed.indexOf('/');
-            String id = slash < 0 ? trimmed : trimmed.substring(0, slash);
-            if (!id.isEmpty()) {
-                ids.add(id);
-            }
-        }
-        return List.copyOf(ids);
+        return SlotList.withoutSlots(entries);
     }
 
     private static int intOf(JsonNode resources, String name, int fallback) {

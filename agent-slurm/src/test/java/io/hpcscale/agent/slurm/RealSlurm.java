@@ -6,12 +6,14 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
 
 /**
  * A throw-away Slurm started by {@code scripts/slurm-test-cluster} for one test, and Slurm's own commands to drive
@@ -35,6 +37,19 @@ final class RealSlurm implements AutoCloseable {
             return "Slurm is not installed; scripts/install-test-dependencies installs it (as root)";
         }
         return null;
+    }
+
+    /**
+     * Skips the calling test, saying why, where a real Slurm cannot be started; else opens {@code dir} to every user,
+     * since munged refuses a socket below a directory others cannot traverse and JUnit makes its directories 0700.
+     */
+    static void assumeAvailable(String test, Path dir) throws IOException {
+        String because = unavailableBecause();
+        if (because != null) {
+            System.out.println("SKIPPED " + test + ": " + because);
+        }
+        Assumptions.assumeTrue(because == null, because);
+        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
     }
 
     static RealSlurm start(Path dir, String... options) throws IOException, InterruptedException {

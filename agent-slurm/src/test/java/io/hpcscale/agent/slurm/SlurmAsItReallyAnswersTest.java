@@ -17,7 +17,6 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,12 +34,7 @@ class SlurmAsItReallyAnswersTest {
 
     @BeforeEach
     void needsRoot() throws IOException {
-        String because = RealSlurm.unavailableBecause();
-        if (because != null) {
-            System.out.println("SKIPPED real-Slurm test: " + because);
-        }
-        Assumptions.assumeTrue(because == null, because);
-        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
+        RealSlurm.assumeAvailable("real-Slurm test", dir);
     }
 
     private Path config(RealSlurm slurm) throws IOException {

@@ -16,7 +16,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,13 +32,7 @@ class SlurmEndToEndTest {
 
     @BeforeEach
     void needsRoot() throws IOException {
-        String because = RealSlurm.unavailableBecause();
-        if (because != null) {
-            System.out.println("SKIPPED real-Slurm end-to-end test: " + because);
-        }
-        Assumptions.assumeTrue(because == null, because);
-        // munged refuses a socket below a directory others cannot traverse; JUnit makes its directories 0700.
-        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
+        RealSlurm.assumeAvailable("real-Slurm end-to-end test", dir);
     }
 
     private Path config(RealSlurm slurm, String pool, String... extra) throws IOException {

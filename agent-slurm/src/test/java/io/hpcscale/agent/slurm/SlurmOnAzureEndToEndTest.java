@@ -15,7 +15,6 @@ import io.hpcscale.scaler.plan.EventKind;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,7 +22,6 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -46,12 +44,7 @@ class SlurmOnAzureEndToEndTest {
 
     @BeforeEach
     void needsRoot() throws IOException {
-        String because = RealSlurm.unavailableBecause();
-        if (because != null) {
-            System.out.println("SKIPPED real-Slurm on Azure end-to-end test: " + because);
-        }
-        Assumptions.assumeTrue(because == null, because);
-        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
+        RealSlurm.assumeAvailable("real-Slurm on Azure end-to-end test", dir);
     }
 
     /** Keeps each node's slurmd in step with its instance's power state, as a VM's boot and shutdown would. */

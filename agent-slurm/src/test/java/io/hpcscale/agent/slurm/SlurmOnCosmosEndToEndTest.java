@@ -8,16 +8,13 @@ import io.hpcscale.common.testing.CosmosTestServer;
 import io.hpcscale.common.testing.ServiceProcess;
 import io.hpcscale.scaler.cli.ScalerMain;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.UUID;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -38,12 +35,7 @@ class SlurmOnCosmosEndToEndTest {
 
     @BeforeEach
     void needsRoot() throws IOException {
-        String because = RealSlurm.unavailableBecause();
-        if (because != null) {
-            System.out.println("SKIPPED real-Slurm on Cosmos end-to-end test: " + because);
-        }
-        Assumptions.assumeTrue(because == null, because);
-        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
+        RealSlurm.assumeAvailable("real-Slurm on Cosmos end-to-end test", dir);
     }
 
     private static long count(List<String[]> log, String action) {
