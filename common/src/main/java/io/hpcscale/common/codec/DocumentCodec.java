@@ -362,6 +362,8 @@ public final class DocumentCodec {
         putInstant(json, Fields.BACKOFF_UNTIL, state.backoffUntil());
         json.put(Fields.BACKOFF_REASON, state.backoffReason());
         putInstant(json, Fields.THROTTLED_UNTIL, state.throttledUntil());
+        json.put(Fields.THROTTLE_REASON, state.throttleReason());
+        putInstant(json, Fields.GROWN_AT, state.grownAt());
         json.put(Fields.EVICTIONS, state.evictions());
         ArrayNode rounds = json.putArray(Fields.EVICTION_ROUNDS);
         state.evictionRounds().forEach(at -> rounds.add(at.toString()));
@@ -446,9 +448,10 @@ public final class DocumentCodec {
         }
         return new ScalerStateDocument(fields.requiredText(Fields.POOL_NAME), instances,
                 fields.intNumber(Fields.CONSECUTIVE_BOOT_FAILURES, 0), fields.instant(Fields.BACKOFF_UNTIL),
-                fields.optionalText(Fields.BACKOFF_REASON), fields.instant(Fields.THROTTLED_UNTIL), pendingCreate,
+                fields.optionalText(Fields.BACKOFF_REASON), fields.instant(Fields.THROTTLED_UNTIL),
+                fields.optionalText(Fields.THROTTLE_REASON), pendingCreate,
                 lastAction, fields.number(Fields.EVICTIONS, 0), fields.instantList(Fields.EVICTION_ROUNDS),
-                decodeRemovals(fields), decodeSealed(fields));
+                decodeRemovals(fields), decodeSealed(fields), fields.instant(Fields.GROWN_AT));
     }
 
     private static SortedMap<String, RemovalRecord> decodeRemovals(FieldReader state) {

@@ -67,6 +67,8 @@ final class Fields {
     static final String BACKOFF_UNTIL = "BackoffUntil";
     static final String BACKOFF_REASON = "BackoffReason";
     static final String THROTTLED_UNTIL = "ThrottledUntil";
+    static final String THROTTLE_REASON = "ThrottleReason";
+    static final String GROWN_AT = "GrownAt";
     static final String EVICTIONS = "Evictions";
     static final String EVICTION_ROUNDS = "EvictionRounds";
     static final String TARGET = "Target";

@@ -84,16 +84,17 @@ public final class ConfigCatalog {
         keys.add(key("azure.cloud", ValueKind.CHOICE, "public", Set.of(SCALER))
                 .choices("public", "china", "usgov", "custom")
                 .describe("The Azure cloud of the scale sets: public, china (Azure operated by 21Vianet), usgov, or "
-                        + "custom (Azure Stack Hub or another sovereign cloud: set azure.resourceManagerEndpoint).")
+                        + "custom (another cloud serving Compute API 2025-04-01: set azure.resourceManagerEndpoint). "
+                        + "Azure Stack Hub serves an older Compute API and is not supported.")
                 .build());
         keys.add(key("azure.resourceManagerEndpoint", ValueKind.STRING, null, Set.of(SCALER))
                 .describe("azure.cloud = custom: the Resource Manager endpoint, e.g. "
-                        + "https://management.local.azurestack.external/. Required for a custom cloud.")
+                        + "https://management.example-cloud.net/. Required for a custom cloud.")
                 .build());
         keys.add(key("azure.resourceManagerAudience", ValueKind.STRING, null, Set.of(SCALER))
                 .defaultMeaning("azure.resourceManagerEndpoint")
-                .describe("azure.cloud = custom: the audience of the tokens Resource Manager accepts (Azure Stack Hub "
-                        + "shows it in its metadata endpoint).")
+                .describe("azure.cloud = custom: the audience of the tokens Resource Manager accepts, as the cloud's "
+                        + "metadata endpoint shows it; every token is asked for this audience.")
                 .build());
         keys.add(key("azure.authorityHost", ValueKind.STRING, null, Set.of(SCALER))
                 .defaultMeaning("the cloud's own; for custom, https://login.microsoftonline.com/")
@@ -125,7 +126,14 @@ public final class ConfigCatalog {
                 .build());
         keys.add(key("azure.flexibleParallelism", ValueKind.INTEGER, "10", Set.of(SCALER)).minimum(1)
                 .describe("Flexible scale sets are started and deallocated one VM per request: how many requests "
-                        + "at once.")
+                        + "at once. The requests are sent, not waited for: the next listing shows what they did.")
+                .build());
+        keys.add(key("azure.minListInterval", ValueKind.DURATION, "60s", Set.of(SCALER)).minimumMillis(1000)
+                .describe("A scale set's instances are listed at most this often; cycles in between plan from the "
+                        + "last listing and what the scaler asked since. Listing spends Compute's "
+                        + "HighCostGetVMScaleSet budget (about 190 requests per 3 minutes and 900 per 30 minutes per "
+                        + "subscription, 50 instances a request), of which the scaler spends at most half: with "
+                        + "many large scale sets, listings are further apart than this (docs/running-on-azure.md).")
                 .build());
         keys.add(key("azure.removalQueue.url", ValueKind.STRING, null, Set.of(SCALER))
                 .defaultMeaning("none: nodes cannot ask to be removed")
@@ -388,8 +396,21 @@ public final class ConfigCatalog {
                         + "its scale set (the template) and scale sets made from it, each grown to at most this many "
                         + "instances (smaller scale sets boot faster). A scale set that stops growing (a capacity "
                         + "error, or the capacity asked not reached within sealAfter) is sealed, and a new one is made "
-                        + "from the template's model (<scaleSet>-2, -3, ...) for the rest; sealed scale sets that "
-                        + "empty are deleted.")
+                        + "from azure.template (<scaleSet>-2, -3, ...) for the rest; sealed scale sets that empty are "
+                        + "deleted. Needs azure.template.")
+                .build());
+        keys.add(key("pool.<name>.azure.template", ValueKind.STRING, null, Set.of(SCALER))
+                .describe("azure provider, with vmsPerScaleSet: what new scale sets of the pool are deployed from, "
+                        + "complete with custom data and extension settings: an ARM template file (JSON; compile "
+                        + "Bicep with az bicep build) or the resource id of a template spec version "
+                        + "(/subscriptions/.../templateSpecs/<name>/versions/<version>). It takes the parameters name "
+                        + "(the new scale set's name) and capacity; every other parameter has a default or is in "
+                        + "azure.templateParameters. Scale sets are never copied from another's model: Azure never "
+                        + "returns custom data or protected settings, so a copy would boot without them.")
+                .build());
+        keys.add(key("pool.<name>.azure.templateParameters", ValueKind.PATH, null, Set.of(SCALER))
+                .describe("azure provider, with azure.template: an ARM parameters file (JSON) with the template's "
+                        + "other parameters. Keep it readable by the scaler's user only if it holds a secret.")
                 .build());
         keys.add(key("pool.<name>.azure.sealAfter", ValueKind.DURATION, "15m", Set.of(SCALER)).minimumMillis(1000)
                 .describe("azure provider, vmsPerScaleSet > 0: a scale set asked to grow that has not reached the "

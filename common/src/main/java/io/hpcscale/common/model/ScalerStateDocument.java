@@ -22,6 +22,7 @@ import java.util.TreeMap;
  * @param consecutiveBootFailures failed boots since the last boot that succeeded
  * @param backoffUntil            the pool starts nothing before this, or null
  * @param throttledUntil          the pool's cloud asked not to be called before this, or null
+ * @param throttleReason          what the cloud said when it asked (the budget it ran out of), or null
  * @param pendingCreate           instances asked of the cloud whose creation is not confirmed yet, or null
  * @param lastAction              the most recent action, or null
  * @param evictions               instances the cloud took back (Spot evictions) since the pool was first scaled
@@ -30,6 +31,8 @@ import java.util.TreeMap;
  * @param removals                instances removed at a node's request, by instance id, kept for
  *                                {@link #REMOVALS_KEPT_FOR} after the request so a message delivered twice is
  *                                carried out once
+ * @param grownAt                 when hpcscale last asked the cloud for more instances, or null: instances that
+ *                                vanish soon after are the cloud's overprovisioned extras, not evictions
  * @param sealedScaleSets         for a pool spread over several scale sets, those sealed (no growth asked of them
  *                                again), each with when and why
  */
@@ -40,12 +43,14 @@ public record ScalerStateDocument(
         Instant backoffUntil,
         String backoffReason,
         Instant throttledUntil,
+        String throttleReason,
         PendingCreate pendingCreate,
         LastAction lastAction,
         long evictions,
         List<Instant> evictionRounds,
         SortedMap<String, RemovalRecord> removals,
-        SortedMap<String, String> sealedScaleSets) implements ClusterLoadDocument {
+        SortedMap<String, String> sealedScaleSets,
+        Instant grownAt) implements ClusterLoadDocument {
 
     /** A create written down before the call: instances found active that no record explains are attributed to it. */
     public record PendingCreate(int count, Instant at, String reason) {
@@ -65,7 +70,8 @@ public record ScalerStateDocument(
     }
 
     public static ScalerStateDocument empty(String poolName) {
-        return new ScalerStateDocument(poolName, new TreeMap<>(), 0, null, null, null, null, null, 0, List.of(), new TreeMap<>(), new TreeMap<>());
+        return new ScalerStateDocument(poolName, new TreeMap<>(), 0, null, null, null, null, null, null, 0, List.of(),
+                new TreeMap<>(), new TreeMap<>(), null);
     }
 
     public static String idFor(String poolName) {
@@ -104,20 +110,23 @@ public record ScalerStateDocument(
         SortedMap<String, InstanceRecord> changed = new TreeMap<>(instances);
         changed.put(instanceId, record);
         return new ScalerStateDocument(poolName, changed, consecutiveBootFailures, backoffUntil, backoffReason,
-                throttledUntil, pendingCreate, lastAction, evictions, evictionRounds, removals, sealedScaleSets);
+                throttledUntil, throttleReason, pendingCreate, lastAction, evictions, evictionRounds, removals,
+                sealedScaleSets, grownAt);
     }
 
     /** All instance records at once: one copy, where a record at a time would copy the map each time. */
     public ScalerStateDocument withInstances(SortedMap<String, InstanceRecord> records) {
         return new ScalerStateDocument(poolName, records, consecutiveBootFailures, backoffUntil, backoffReason,
-                throttledUntil, pendingCreate, lastAction, evictions, evictionRounds, removals, sealedScaleSets);
+                throttledUntil, throttleReason, pendingCreate, lastAction, evictions, evictionRounds, removals,
+                sealedScaleSets, grownAt);
     }
 
     public ScalerStateDocument withoutInstance(String instanceId) {
         SortedMap<String, InstanceRecord> changed = new TreeMap<>(instances);
         changed.remove(instanceId);
         return new ScalerStateDocument(poolName, changed, consecutiveBootFailures, backoffUntil, backoffReason,
-                throttledUntil, pendingCreate, lastAction, evictions, evictionRounds, removals, sealedScaleSets);
+                throttledUntil, throttleReason, pendingCreate, lastAction, evictions, evictionRounds, removals,
+                sealedScaleSets, grownAt);
     }
 
     /** Forgets instances the cloud no longer has. */
@@ -125,39 +134,45 @@ public record ScalerStateDocument(
         SortedMap<String, InstanceRecord> kept = new TreeMap<>(instances);
         kept.keySet().retainAll(instanceIds);
         return new ScalerStateDocument(poolName, kept, consecutiveBootFailures, backoffUntil, backoffReason,
-                throttledUntil, pendingCreate, lastAction, evictions, evictionRounds, removals, sealedScaleSets);
+                throttledUntil, throttleReason, pendingCreate, lastAction, evictions, evictionRounds, removals,
+                sealedScaleSets, grownAt);
     }
 
     public ScalerStateDocument withBootFailures(int failures) {
         return new ScalerStateDocument(poolName, instances, failures, backoffUntil, backoffReason, throttledUntil,
-                pendingCreate, lastAction, evictions, evictionRounds, removals, sealedScaleSets);
+                throttleReason, pendingCreate, lastAction, evictions, evictionRounds, removals, sealedScaleSets, grownAt);
     }
 
     /** Starts nothing until {@code until}; the count of failed boots begins again. */
     public ScalerStateDocument backoff(Instant until, String reason) {
-        return new ScalerStateDocument(poolName, instances, 0, until, reason, throttledUntil, pendingCreate,
-                lastAction, evictions, evictionRounds, removals, sealedScaleSets);
+        return new ScalerStateDocument(poolName, instances, 0, until, reason, throttledUntil, throttleReason,
+                pendingCreate, lastAction, evictions, evictionRounds, removals, sealedScaleSets, grownAt);
     }
 
-    public ScalerStateDocument throttle(Instant until) {
+    /** Calls no cloud of the pool before {@code until}, for the reason given (said in status). */
+    public ScalerStateDocument throttle(Instant until, String reason) {
         return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
-                until, pendingCreate, lastAction, evictions, evictionRounds, removals, sealedScaleSets);
+                until, reason, pendingCreate, lastAction, evictions, evictionRounds, removals, sealedScaleSets,
+                grownAt);
     }
 
     public ScalerStateDocument withPendingCreate(PendingCreate pending) {
         return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
-                throttledUntil, pending, lastAction, evictions, evictionRounds, removals, sealedScaleSets);
+                throttledUntil, throttleReason, pending, lastAction, evictions, evictionRounds, removals,
+                sealedScaleSets, grownAt);
     }
 
     public ScalerStateDocument withLastAction(LastAction action) {
         return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
-                throttledUntil, pendingCreate, action, evictions, evictionRounds, removals, sealedScaleSets);
+                throttledUntil, throttleReason, pendingCreate, action, evictions, evictionRounds, removals,
+                sealedScaleSets, grownAt);
     }
 
     /** One more instance the cloud took back. */
     public ScalerStateDocument withEviction() {
         return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
-                throttledUntil, pendingCreate, lastAction, evictions + 1, evictionRounds, removals, sealedScaleSets);
+                throttledUntil, throttleReason, pendingCreate, lastAction, evictions + 1, evictionRounds, removals,
+                sealedScaleSets, grownAt);
     }
 
     /** A cycle that found evictions; only the most recent {@code keep} rounds are kept. */
@@ -168,7 +183,8 @@ public record ScalerStateDocument(
             rounds = rounds.subList(rounds.size() - keep, rounds.size());
         }
         return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
-                throttledUntil, pendingCreate, lastAction, evictions, rounds, removals, sealedScaleSets);
+                throttledUntil, throttleReason, pendingCreate, lastAction, evictions, rounds, removals,
+                sealedScaleSets, grownAt);
     }
 
     /** How many cycles that found evictions fall at or after {@code since}. */
@@ -181,7 +197,8 @@ public record ScalerStateDocument(
         SortedMap<String, RemovalRecord> changed = new TreeMap<>(removals);
         changed.put(instanceId, record);
         return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
-                throttledUntil, pendingCreate, lastAction, evictions, evictionRounds, changed, sealedScaleSets);
+                throttledUntil, throttleReason, pendingCreate, lastAction, evictions, evictionRounds, changed,
+                sealedScaleSets, grownAt);
     }
 
     /** A fixed pool's count as read, less the removals taken on that it does not reflect yet. */
@@ -204,7 +221,8 @@ public record ScalerStateDocument(
             return this;
         }
         return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
-                throttledUntil, pendingCreate, lastAction, evictions, evictionRounds, kept, sealedScaleSets);
+                throttledUntil, throttleReason, pendingCreate, lastAction, evictions, evictionRounds, kept,
+                sealedScaleSets, grownAt);
     }
 
     public Optional<RemovalRecord> removal(String instanceId) {
@@ -216,7 +234,8 @@ public record ScalerStateDocument(
         SortedMap<String, String> sealed = new TreeMap<>(sealedScaleSets);
         sealed.put(scaleSet, when);
         return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
-                throttledUntil, pendingCreate, lastAction, evictions, evictionRounds, removals, sealed);
+                throttledUntil, throttleReason, pendingCreate, lastAction, evictions, evictionRounds, removals, sealed,
+                grownAt);
     }
 
     /** A sealed scale set deleted once empty: nothing is left to remember. */
@@ -224,6 +243,14 @@ public record ScalerStateDocument(
         SortedMap<String, String> sealed = new TreeMap<>(sealedScaleSets);
         sealed.remove(scaleSet);
         return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
-                throttledUntil, pendingCreate, lastAction, evictions, evictionRounds, removals, sealed);
+                throttledUntil, throttleReason, pendingCreate, lastAction, evictions, evictionRounds, removals, sealed,
+                grownAt);
+    }
+
+    /** hpcscale asks the cloud for more instances now. */
+    public ScalerStateDocument grown(Instant at) {
+        return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
+                throttledUntil, throttleReason, pendingCreate, lastAction, evictions, evictionRounds, removals,
+                sealedScaleSets, at);
     }
 }

@@ -29,8 +29,12 @@ public enum EventKind {
     REMOVAL_DUPLICATE("removal-duplicate", true),
     /** The cloud took a Spot instance back: found in a listing, not done by hpcscale. */
     EVICTED("evicted", false),
+    /** An instance whose provisioning failed: counted as a failed boot if hpcscale started it, never started again. */
+    FAILED_VM("failed-vm", false),
     /** An instance hpcscale knew running was stopped or deleted by someone else. */
     STOPPED_ELSEWHERE("stopped-elsewhere", false),
+    /** An instance the scale set made beyond what was asked, and deleted again: overprovisioning, not an eviction. */
+    OVERPROVISIONED("overprovisioned", false),
     /** A node an agent reports in the pool that none of the pool's instances is (by name). */
     NODE_WITHOUT_INSTANCE("node-without-instance", false),
 

@@ -42,6 +42,8 @@ import java.util.stream.Collectors;
  * builds are the plan's actions; {@code memory} is the scaler's state as the plan leaves it.
  */
 final class Planning {
+    /** How soon after a growth an instance that vanishes counts as an overprovisioned extra. */
+    static final Duration OVERPROVISION_WINDOW = Duration.ofMinutes(15);
     final Duration staleAfter;
     final PoolState s;
     final PoolConfig pool;
@@ -62,6 +64,8 @@ final class Planning {
     final List<Instance> running = new ArrayList<>();
     final List<Instance> booting = new ArrayList<>();
     final List<Instance> stopped = new ArrayList<>();
+    /** Instances whose power state the cloud does not say: never acted on, but counted against the max. */
+    final List<Instance> unknown = new ArrayList<>();
     final int queuedJobs;
     ScalerStateDocument memory;
     Create create;
@@ -99,7 +103,7 @@ final class Planning {
             noteNodesWithoutInstance();
             stopFailedBoots();
         }
-        int active = running.size() + booting.size();
+        int active = running.size() + booting.size() + unknown.size();
         if (pool.fixed()) {
             new FixedTargetPlanning(this, fresh).plan(active);
             return result(Demand.none());
@@ -232,7 +236,15 @@ final class Planning {
         Set<String> listed = s.instances().instances().stream().map(Instance::id).collect(Collectors.toSet());
         memory = memory.withoutOldRemovals(now, listed);
         for (Map.Entry<String, InstanceRecord> gone : memory.instances().entrySet()) {
-            if (!listed.contains(gone.getKey()) && gone.getValue().running()) {
+            if (listed.contains(gone.getKey()) || !gone.getValue().running()) {
+                continue;
+            }
+            if (overprovisionedExtra(gone.getValue())) {
+                notes.add(new Note(EventKind.OVERPROVISIONED, "instance " + gone.getKey() + " appeared when the pool "
+                        + "grew at " + memory.grownAt() + " and is gone again: the scale set overprovisions (Azure "
+                        + "makes extra instances and deletes them); not an eviction. Turn overprovisioning off: "
+                        + "hpcscale-scaler check names the setting"));
+            } else {
                 foundStoppedElsewhere(gone.getKey(), gone.getKey(), "is gone from the cloud's listing");
             }
         }
@@ -242,6 +254,17 @@ final class Planning {
         int attributed = 0;
         for (Instance instance : sortedByNode(s.instances().instances())) {
             InstanceRecord record = records.get(instance.id());
+            if (instance.state() == PowerState.UNKNOWN) {
+                // The cloud does not say: whatever was pending or booting stays so until it does.
+                continue;
+            }
+            if (instance.state() == PowerState.FAILED) {
+                record = failedVm(instance, record);
+                if (record != null) {
+                    records.put(instance.id(), record);
+                }
+                continue;
+            }
             boolean active = instance.state().active();
             if (record != null && record.pending() != null) {
                 record = settle(instance, record, active);
@@ -279,6 +302,18 @@ final class Planning {
     }
 
     /**
+     * Whether an instance gone from the listing is one a scale set that overprovisions made beyond what was asked
+     * and then deleted: it appeared at or after hpcscale's last growth, and is gone within
+     * {@link #OVERPROVISION_WINDOW} of it (Microsoft Learn, scale set design overview: Azure "spins up more VMs than
+     * you asked for, then deletes the extra VMs").
+     */
+    private boolean overprovisionedExtra(InstanceRecord record) {
+        Instant grown = memory.grownAt();
+        return grown != null && record.startedAt() != null && !record.startedAt().isBefore(grown)
+                && now.isBefore(grown.plus(OVERPROVISION_WINDOW));
+    }
+
+    /**
      * An instance hpcscale last knew running that stopped or vanished without hpcscale stopping it: on a Spot
      * pool the cloud took it back (an eviction, counted); elsewhere someone else stopped or deleted it. Either
      * way it is an event, never a failed boot, and a stopped one is started again while jobs need it.
@@ -297,8 +332,38 @@ final class Planning {
         return StopKind.STOPPED_ELSEWHERE;
     }
 
+    /**
+     * An instance whose provisioning failed. One hpcscale started (or was starting) is a failed boot, counted once;
+     * any other is said once in a note. Either way it is not started again: what failed needs an administrator.
+     */
+    private InstanceRecord failedVm(Instance instance, InstanceRecord record) {
+        String why = "instance " + instance.id() + " failed to provision" + (instance.failure() == null ? ""
+                : " (" + instance.failure() + ")");
+        boolean ours = record != null && (record.booting()
+                || (record.pending() != null && record.pending().start()));
+        if (!ours) {
+            notes.add(new Note(EventKind.FAILED_VM, why + ": hpcscale does not start it again; delete it, or "
+                    + "redeploy it in the portal"));
+            return record;
+        }
+        found.add(new Plan.Found(EventKind.FAILED_VM, instance.id(), why + ": counted as a failed boot"));
+        memory = BootFailures.counted(memory, pool, now);
+        if (memory.inBackoff(now)) {
+            notes.add(new Note(EventKind.BACKOFF, memory.backoffReason() + ": no instance is started until "
+                    + memory.backoffUntil()));
+        }
+        return record.stopped(now, StopKind.BOOT_FAILURE, why);
+    }
+
     /** A start that did not take, or a boot cut short: not a failed boot, and no eviction to count. */
     private InstanceRecord stoppedWhileBooting(Instance instance, InstanceRecord record) {
+        if (instance.failure() != null && instance.failure().capacity()) {
+            String why = "the start of instance " + instance.id() + " asked at " + record.startedAt() + " failed: "
+                    + instance.failure();
+            found.add(new Plan.Found(EventKind.STOPPED_ELSEWHERE, instance.id(), why + "; the pool backs off"));
+            memory = CapacityBackoff.entered(memory, pool, now, "capacity error: " + why);
+            return record.stopped(now, StopKind.STOPPED_ELSEWHERE, why);
+        }
         String why = "instance " + instance.id() + " was started at " + record.startedAt() + " but is listed "
                 + "stopped before its node reported: the start did not take, or it was stopped while it booted";
         found.add(new Plan.Found(EventKind.STOPPED_ELSEWHERE, instance.id(), why));
@@ -363,8 +428,9 @@ final class Planning {
                     }
                 }
                 case STOPPED -> stopped.add(instance);
-                case STOPPING -> {
-                    // On its way down: neither capacity nor something to act on.
+                case UNKNOWN -> unknown.add(instance);
+                case STOPPING, FAILED -> {
+                    // On its way down, or broken: neither capacity nor something to act on.
                 }
             }
         }

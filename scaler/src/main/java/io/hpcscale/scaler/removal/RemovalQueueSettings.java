@@ -97,7 +97,7 @@ public record RemovalQueueSettings(QueueAccess access, int maxTries, Duration vi
         }
         String path = uri.getRawPath() == null ? "" : uri.getRawPath().replaceAll("^/+|/+$", "");
         String[] segments = path.split("/");
-        // One segment on the service's own host names; an IP-style endpoint (Azure Stack Hub) puts the account first.
+        // One segment on the service's own host names; an IP-style endpoint (Azurite) puts the account first.
         if (path.isEmpty() || segments.length > 2) {
             throw new ConfigException(setting + " " + shown + " does not name a queue: expected "
                     + "https://<account>.queue.core.windows.net/<queue>");

@@ -27,6 +27,7 @@ import io.hpcscale.scaler.cloud.ThrottledException;
 import io.hpcscale.scaler.plan.BootFailures;
 import io.hpcscale.scaler.plan.EventKind;
 import io.hpcscale.scaler.plan.Plan;
+import io.hpcscale.scaler.plan.CapacityBackoff;
 import io.hpcscale.scaler.plan.StopGuard;
 import io.hpcscale.scaler.pool.StopAction;
 import io.hpcscale.scaler.fixed.TargetSource;
@@ -240,7 +241,7 @@ final class Actuation {
         }
         if (plan.create() != null) {
             intended = intended.withPendingCreate(new ScalerStateDocument.PendingCreate(plan.create().count(), now,
-                    plan.create().reason()));
+                    plan.create().reason())).grown(now);
         }
         String failure = save(intended);
         if (failure == null) {
@@ -592,11 +593,10 @@ final class Actuation {
         if (state.inBackoff(now)) {
             return;
         }
-        Instant until = now.plus(pool.config().capacityBackoff());
         String kind = e instanceof QuotaException ? "quota" : "capacity";
-        state = state.backoff(until, kind + " error: " + e.getMessage());
-        refusal(EventKind.BACKOFF, List.of(), kind + " error, no instance is started until " + until + ": "
-                + e.getMessage());
+        state = CapacityBackoff.entered(state, pool.config(), now, kind + " error: " + e.getMessage());
+        refusal(EventKind.BACKOFF, List.of(), kind + " error, no instance is started until " + state.backoffUntil()
+                + ": " + e.getMessage());
     }
 
     private void noteThrottle(CloudException e) {
@@ -605,8 +605,8 @@ final class Actuation {
         }
         throttled = true;
         Instant until = now.plus(throttle.retryAfter());
-        context.throttles().throttle(pool.provider().account(), until);
-        state = state.throttle(until);
+        context.throttles().throttle(pool.provider().account(), until, e.getMessage());
+        state = state.throttle(until, e.getMessage());
         refusal(EventKind.THROTTLED, List.of(), "the cloud asks to wait until " + until + ": " + e.getMessage());
     }
 

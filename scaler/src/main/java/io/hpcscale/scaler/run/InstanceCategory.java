@@ -17,8 +17,10 @@ public enum InstanceCategory {
     STOPPING("stopping"),
     /** Stopped: can be started. */
     STOPPED("stopped"),
-    /** Stopped after its boot failed. */
+    /** Stopped after its boot failed, or its provisioning failed. */
     FAILED("failed"),
+    /** The cloud does not say what it does: nothing is done to it. */
+    UNKNOWN("unknown"),
     /** Stopped by the cloud taking a Spot instance back. */
     EVICTED("evicted");
 

@@ -91,6 +91,8 @@ public record PoolCensus(Map<InstanceCategory, Integer> instances, boolean insta
                     : record.stopKind() == StopKind.BOOT_FAILURE ? InstanceCategory.FAILED
                     : InstanceCategory.STOPPED;
             case STOPPING -> InstanceCategory.STOPPING;
+            case FAILED -> InstanceCategory.FAILED;
+            case UNKNOWN -> InstanceCategory.UNKNOWN;
             case STARTING -> InstanceCategory.BOOTING;
             case RUNNING -> node == null
                     ? (record == null || record.booting() ? InstanceCategory.BOOTING : InstanceCategory.FREE)

@@ -88,7 +88,7 @@ final class PoolCycle {
         ScalerStateDocument state = loaded.state();
         Listing listing = list(state);
         if (listing.throttledUntil() != null && act && !context.dryRun()) {
-            state = state.throttle(listing.throttledUntil());
+            state = state.throttle(listing.throttledUntil(), listing.throttleReason());
         }
         // The target is read only when the cloud answered: a throttled account is not called again for it.
         TargetReading target = listing.instances().known() ? pool.readTarget() : null;
@@ -127,30 +127,38 @@ final class PoolCycle {
                 problem != null ? problem : actuation.problem(), census), result, actuation.state());
     }
 
-    private record Listing(InstanceList instances, Instant throttledUntil) {
+    private record Listing(InstanceList instances, Instant throttledUntil, String throttleReason) {
     }
 
-    /** One list call, unless the pool's cloud account asked not to be called yet. */
+    /**
+     * One list call, unless the pool's cloud account asked not to be called yet. A listing the cloud throttles is
+     * an event, once, saying until when and why (Azure names the budget it ran out of): the pool's instances are
+     * unknown until then, never "none", and status says so.
+     */
     private Listing list(ScalerStateDocument state) throws InterruptedException {
         String account = pool.provider().account();
-        Instant throttled = context.throttles().until(account, now);
-        if (throttled == null && state.throttled(now)) {
-            throttled = state.throttledUntil();
-            context.throttles().throttle(account, throttled);
+        CloudThrottles.Throttle throttle = context.throttles().of(account, now);
+        if (throttle == null && state.throttled(now)) {
+            throttle = new CloudThrottles.Throttle(state.throttledUntil(), state.throttleReason());
+            context.throttles().throttle(account, throttle.until(), throttle.reason());
         }
-        if (throttled != null) {
-            return new Listing(InstanceList.unknown("the cloud asked not to be called until " + throttled), null);
+        if (throttle != null) {
+            return new Listing(InstanceList.unknown("the cloud asked not to be called until " + throttle.until()
+                    + (throttle.reason() == null ? "" : ": " + throttle.reason())), null, null);
         }
         try {
-            return new Listing(InstanceList.of(pool.provider().list()), null);
+            return new Listing(InstanceList.of(pool.provider().list()), null, null);
         } catch (ThrottledException e) {
             Instant until = now.plus(e.retryAfter());
+            String why = e.getMessage() + "; next call after " + until;
             if (act && !context.dryRun()) {
-                context.throttles().throttle(account, until);
+                context.throttles().throttle(account, until, e.getMessage());
+                context.events().refusal(new ScalerEvent(now, pool.name(), EventKind.THROTTLED, List.of(), why,
+                        Outcome.REFUSED));
             }
-            return new Listing(InstanceList.unknown(e.getMessage() + "; next call after " + until), until);
+            return new Listing(InstanceList.unknown(why), until, e.getMessage());
         } catch (CloudException e) {
-            return new Listing(InstanceList.unknown(e.getMessage()), null);
+            return new Listing(InstanceList.unknown(e.getMessage()), null, null);
         }
     }
 }

@@ -13,6 +13,7 @@ import io.hpcscale.scaler.cloud.azure.fake.PowerState;
 import io.hpcscale.scaler.cloud.azure.fake.RequestKind;
 import io.hpcscale.scaler.cloud.azure.fake.ScaleSet;
 import io.hpcscale.scaler.cloud.azure.fake.ScaleSetSpec;
+import io.hpcscale.scaler.cloud.azure.fake.ScaleSetTemplates;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -23,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A fixed pool spread over several scale sets, through the real CLI against the fake Resource Manager (every
- * {@code once} a new scaler process on one store): the template fills up, a new scale set is made from its model, a
+ * {@code once} a new scaler process on one store): the first scale set fills up, a new one is deployed from the pool's template (its cloud-init kept), a
  * scale set refused for capacity is sealed and another made for the rest, the seal survives a restart, and a sealed
  * scale set that empties is deleted.
  */
@@ -72,15 +73,19 @@ class SealedScaleSetsOnAzureTest {
                 "pool.farm.azure.allowCreate = true",
                 "pool.farm.azure.vmsPerScaleSet = 3",
                 "pool.farm.azure.resourceGroup = " + RG,
-                "pool.farm.azure.scaleSet = farm"));
+                "pool.farm.azure.scaleSet = farm",
+                "pool.farm.azure.template = " + ScaleSetTemplates.write(ScaleSetSpec.uniform(RG, "farm"),
+                        dir.resolve("farm.json"))));
         Files.write(config, settings);
         ScalerCommandLine.once(config);
 
         count(5);
         String grown = ScalerCommandLine.once(config);
-        assertEquals(2, active("farm-2"), "the template is full: a new scale set from its model: " + grown);
+        assertEquals(2, active("farm-2"), "the first is full: a new scale set from the template: " + grown);
         assertEquals("farm", set("farm-2").model().path("tags").path("hpcscale-pool").asText());
-        assertTrue(set("farm-2").computerNamePrefix().startsWith("farm2"), "its own host names");
+        assertEquals("farm-2", set("farm-2").computerNamePrefix(), "its own host names, as the template names them");
+        assertEquals(ScaleSetTemplates.CLOUD_INIT, ScaleSetTemplates.customData(set("farm-2")),
+                "it boots the template's cloud-init");
 
         arm.faults().inject("PATCH", "/virtualMachineScaleSets/farm-2$", 1,
                 Fault.operationFails("AllocationFailed"));

@@ -4,12 +4,17 @@ import com.azure.core.exception.ClientAuthenticationException;
 import com.azure.core.exception.HttpResponseException;
 import com.azure.core.management.exception.ManagementError;
 import com.azure.core.management.exception.ManagementException;
+import com.azure.json.JsonProviders;
+import com.azure.json.JsonReader;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hpcscale.scaler.cloud.AccessDeniedException;
 import io.hpcscale.scaler.cloud.CapacityException;
 import io.hpcscale.scaler.cloud.CloudException;
 import io.hpcscale.scaler.cloud.NotFoundException;
 import io.hpcscale.scaler.cloud.QuotaException;
 import io.hpcscale.scaler.cloud.ThrottledException;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Set;
@@ -21,15 +26,19 @@ import java.util.regex.Pattern;
  * answered and, where an administrator can act, what to do.
  */
 final class ArmErrors {
-    /** Codes Azure gives when a region or zone has no room for the VM size: try later or elsewhere. */
+    /**
+     * Codes Azure gives when a region or zone has no room for the VM size, or a Spot price is below the market's:
+     * try later or elsewhere (Microsoft Learn, Spot error codes). They may be the top-level code or a detail's.
+     */
     static final Set<String> CAPACITY_CODES = Set.of("allocationfailed", "zonalallocationfailed",
             "skunotavailable", "overconstrainedallocationrequest", "overconstrainedzonalallocationrequest",
-            "allocationfailedvmseriesnotavailable");
+            "allocationfailedvmseriesnotavailable", "spotpricegreaterthanprovidedmaxprice");
     /** When Resource Manager throttles without saying for how long. */
     static final Duration DEFAULT_THROTTLE = Duration.ofSeconds(60);
 
     private static final Pattern QUOTA = Pattern.compile("Current Limit:\\s*(\\d+),\\s*Current Usage:\\s*(\\d+)",
             Pattern.CASE_INSENSITIVE);
+    private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern DENIED_ACTION = Pattern.compile("perform action '([^']+)' over scope '([^']+)'");
 
     private ArmErrors() {
@@ -72,7 +81,81 @@ final class ArmErrors {
         String code = error != null ? error.getCode() : null;
         String message = error != null && error.getMessage() != null ? error.getMessage() : firstLine(e);
         int status = e.getResponse() != null ? e.getResponse().getStatusCode() : 0;
+        // A capacity code under OperationNotAllowed or BadRequest is the reason: it decides what the scaler does.
+        ManagementError detail = capacityDetail(error);
+        if (detail != null) {
+            code = detail.getCode();
+            message = detail.getMessage() != null ? detail.getMessage() : message;
+        }
+        String bucket = throttledBucket(error);
+        if (bucket != null) {
+            message = message + " [" + bucket + "]";
+        }
         return byStatus(asked, status, code, message, retryAfter(e), coresPerInstance);
+    }
+
+    /**
+     * The Compute budget a 429 ran out of, as its detail names it: code {@code TooManyRequests}, target the
+     * operation group, message a JSON object with the window's {@code endTime} (Microsoft Learn, troubleshooting
+     * API throttling errors). "Compute budget HighCostGetVMScaleSet30Min, spent until 2026-11-26T10:20:00Z", or
+     * null when the reply names none.
+     */
+    static String throttledBucket(ManagementError error) {
+        if (error == null || error.getDetails() == null) {
+            return null;
+        }
+        for (ManagementError detail : error.getDetails()) {
+            if (!"TooManyRequests".equalsIgnoreCase(detail.getCode()) || detail.getTarget() == null) {
+                continue;
+            }
+            String end = null;
+            try {
+                JsonNode window = JSON.readTree(detail.getMessage() == null ? "{}" : detail.getMessage());
+                end = window.path("endTime").asText(null);
+            } catch (IOException e) {
+                // A message that is not the usual JSON: the bucket's name is still worth saying.
+            }
+            return "Compute budget " + detail.getTarget() + (end == null ? "" : ", spent until " + end);
+        }
+        return null;
+    }
+
+    /** The first error among the details (at any depth) whose code is a capacity code, or null. */
+    private static ManagementError capacityDetail(ManagementError error) {
+        if (error == null || error.getDetails() == null) {
+            return null;
+        }
+        for (ManagementError detail : error.getDetails()) {
+            if (detail.getCode() != null && CAPACITY_CODES.contains(detail.getCode().toLowerCase(Locale.ROOT))) {
+                return detail;
+            }
+            ManagementError deeper = capacityDetail(detail);
+            if (deeper != null) {
+                return deeper;
+            }
+        }
+        return null;
+    }
+
+    /** Whether this code is one of Azure's capacity codes. */
+    static boolean isCapacity(String code) {
+        return code != null && CAPACITY_CODES.contains(code.toLowerCase(Locale.ROOT));
+    }
+
+    /** Azure's {@code error} object of a reply body, as the SDK reads it, or null when there is none. */
+    static ManagementError parseError(byte[] body) throws IOException {
+        if (body == null || body.length == 0) {
+            return null;
+        }
+        JsonNode root = JSON.readTree(body);
+        // Resource Manager wraps it in "error"; Compute's throttling replies have been seen without the wrapper.
+        JsonNode error = root.has("error") ? root.get("error") : root.has("code") ? root : null;
+        if (error == null || !error.isObject()) {
+            return null;
+        }
+        try (JsonReader reader = JsonProviders.createReader(JSON.writeValueAsBytes(error))) {
+            return ManagementError.fromJson(reader);
+        }
     }
 
     private static CloudException byStatus(String asked, int status, String code, String message,

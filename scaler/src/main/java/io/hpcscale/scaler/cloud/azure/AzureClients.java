@@ -5,6 +5,7 @@ import com.azure.core.credential.TokenCredential;
 import com.azure.core.credential.TokenRequestContext;
 import com.azure.core.http.HttpClient;
 import com.azure.core.http.HttpMethod;
+import com.azure.core.http.HttpPipeline;
 import com.azure.core.http.HttpRequest;
 import com.azure.core.http.jdk.httpclient.JdkHttpClientBuilder;
 import com.azure.core.http.policy.RetryPolicy;
@@ -34,15 +35,21 @@ public final class AzureClients {
     private final TokenCredential credential;
     private final Map<String, ComputeManager> compute = new ConcurrentHashMap<>();
     private final Map<String, AuthorizationManager> authorization = new ConcurrentHashMap<>();
+    private final Map<String, ComputeBudget> budgets = new ConcurrentHashMap<>();
+    private final ArmPace pace;
 
     /** Clients that trust what the JVM trusts: what the scaler runs with. */
     public AzureClients(AzureSettings settings) {
-        this(settings, null);
+        this(settings, null, ArmPace.REAL);
     }
 
-    /** @param trust the TLS context to use instead of the JVM's default (tests against a local imitation) */
-    public AzureClients(AzureSettings settings, SSLContext trust) {
+    /**
+     * @param trust the TLS context to use instead of the JVM's default (tests against a local imitation)
+     * @param pace  the time listings and polls are paced by
+     */
+    public AzureClients(AzureSettings settings, SSLContext trust, ArmPace pace) {
         this.settings = settings;
+        this.pace = pace;
         java.net.http.HttpClient.Builder jdk = java.net.http.HttpClient.newBuilder()
                 .connectTimeout(Duration.ofSeconds(30));
         if (trust != null) {
@@ -79,9 +86,24 @@ public final class AzureClients {
         }
     }
 
+    ArmPace pace() {
+        return pace;
+    }
+
+    /** The subscription's Compute throttling budget, which every reply of its clients reports to. */
+    ComputeBudget budget(String subscriptionId) {
+        return budgets.computeIfAbsent(subscriptionId, id -> new ComputeBudget(pace.clock()));
+    }
+
     ComputeManager compute(String subscriptionId) {
         return compute.computeIfAbsent(subscriptionId, id -> ComputeManager.configure().withHttpClient(http)
-                .withRetryPolicy(retryPolicy()).authenticate(credential, profile(id)));
+                .withRetryPolicy(retryPolicy()).withPolicy(new ComputeBudgetPolicy(budget(id)))
+                .authenticate(credential, profile(id)));
+    }
+
+    /** What each page of a listing is sent through: the subscription's Compute pipeline. */
+    HttpPipeline pipeline(String subscriptionId) {
+        return compute(subscriptionId).httpPipeline();
     }
 
     AuthorizationManager authorization(String subscriptionId) {

@@ -11,6 +11,8 @@ enum AzureCloud {
     USGOV("usgov", AzureEnvironment.AZURE_US_GOVERNMENT, AzureAuthorityHosts.AZURE_GOVERNMENT),
     CUSTOM("custom", null, AzureAuthorityHosts.AZURE_PUBLIC_CLOUD);
 
+    private static final String UNUSED_GRAPH = "https://graph.microsoft.com/";
+
     private final String setting;
     private final AzureEnvironment environment;
     private final String authorityHost;
@@ -35,8 +37,14 @@ enum AzureCloud {
     }
 
     /**
-     * The SDK's description of the cloud; a custom one has only what a Resource Manager client uses. The graph
-     * entry is there because the compute client builds an authorization client that needs one.
+     * The SDK's description of the cloud; a custom one has only what a Resource Manager client uses.
+     *
+     * <p>The management SDK picks a request's token scope by matching its URL against every endpoint of the
+     * environment ({@code ResourceManagerUtils.getDefaultScopeFromUrl}): a URL matching the graph endpoints gets a
+     * graph token, any other the {@code managementEndpointUrl} audience. So no endpoint but Resource Manager's may
+     * match Resource Manager's URLs, or the scope depends on the map's order and may be the endpoint URL instead
+     * of the audience. The graph entries (the compute client builds an authorization client that wants one, and
+     * hpcscale never calls it) name Microsoft Graph, which no Resource Manager URL contains.
      */
     AzureEnvironment environment(String resourceManagerEndpoint, String audience) {
         if (environment != null) {
@@ -46,10 +54,10 @@ enum AzureCloud {
         return new AzureEnvironment(Map.of(
                 "resourceManagerEndpointUrl", endpoint,
                 "managementEndpointUrl", withSlash(audience),
-                "microsoftGraphResourceId", endpoint,
+                "microsoftGraphResourceId", UNUSED_GRAPH,
                 "activeDirectoryEndpointUrl", withSlash(authorityHost),
                 "activeDirectoryResourceId", withSlash(audience),
-                "activeDirectoryGraphResourceId", endpoint));
+                "activeDirectoryGraphResourceId", UNUSED_GRAPH));
     }
 
     private static String withSlash(String url) {

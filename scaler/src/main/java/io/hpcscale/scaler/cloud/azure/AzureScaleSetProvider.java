@@ -5,14 +5,17 @@ import com.azure.core.util.polling.SyncPoller;
 import com.azure.resourcemanager.compute.models.Sku;
 import com.azure.resourcemanager.compute.models.VirtualMachineScaleSetUpdate;
 import io.hpcscale.scaler.cloud.CallGate;
+import io.hpcscale.scaler.cloud.CapacityException;
 import io.hpcscale.scaler.cloud.CloudException;
 import io.hpcscale.scaler.cloud.CloudProvider;
 import io.hpcscale.scaler.cloud.CreateResult;
 import io.hpcscale.scaler.cloud.Instance;
+import io.hpcscale.scaler.cloud.InstanceFailure;
 import io.hpcscale.scaler.cloud.InstanceResults;
 import io.hpcscale.scaler.cloud.PowerState;
 import io.hpcscale.scaler.pool.StopAction;
 import io.hpcscale.scaler.pool.VmShape;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -20,55 +23,102 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One pool's Azure Virtual Machine Scale Set, Uniform or Flexible (read from the scale set on first use). An
  * instance's id is its VM name ({@code vmss_3}, {@code vmss_1a2b3c4d}), unique and what the portal shows; its node
  * is named by {@link NodeNaming}.
  *
- * <p>Requests per cycle: one paged listing with power states; one call per action for Uniform (every instance id in
- * it), one per VM for Flexible starts and stops; a batch that fails is read back with one more listing, so that what
- * did change is recorded as done.
+ * <p>Requests per cycle: a paged listing (50 VMs a page) at most once per {@code azure.minListInterval} and only
+ * while the subscription's Compute budget has room ({@link ScaleSetListing}, {@link ComputeBudget}); one call per
+ * action for Uniform (every instance id in it), one per VM for Flexible starts and stops; a batch that fails is
+ * read back with one more listing, so that what did change is recorded as done.
  */
 public final class AzureScaleSetProvider implements CloudProvider {
+    private static final Logger log = LoggerFactory.getLogger(AzureScaleSetProvider.class);
+
     private final AzureClients clients;
     private final VmSizeCatalog sizes;
     private final AzurePoolSettings pool;
     private final LongOperations operations;
     private final CallGate gate;
-    private final Map<String, AzureVm> lastListing = new ConcurrentHashMap<>();
+    private final ComputeBudget budget;
+    private final ScaleSetListing listing;
     private volatile ScaleSetModel model;
     private volatile ScaleSetDriver driver;
+    private volatile int unnamedWarnedAbout;
+    /** Why Azure will not make this VM size for this subscription: said instead of asking again. */
+    private volatile CapacityException refusedForGood;
 
     AzureScaleSetProvider(AzureClients clients, VmSizeCatalog sizes, AzurePoolSettings pool, CallGate gate) {
         this.clients = clients;
         this.sizes = sizes;
         this.pool = pool;
         this.gate = gate;
-        this.operations = new LongOperations(clients.settings().operationTimeout(), gate);
+        this.operations = new LongOperations(clients.settings().operationTimeout(), gate, clients.pace());
+        this.budget = clients.budget(pool.subscriptionId());
+        this.listing = new ScaleSetListing(clients.pace().clock(), clients.settings().minListInterval());
     }
 
+    /**
+     * The last listing with what hpcscale asked since, or a fresh one when it is due and the budget has room. When
+     * the budget has none, a listing that is still good is planned from; one made stale by growth is not, and the
+     * instances are unknown until the budget allows a listing.
+     */
     @Override
     public List<Instance> list() throws CloudException, InterruptedException {
         ScaleSetDriver d = driver();
-        List<AzureVm> vms;
+        if (listing.due()) {
+            int pages = listing.pages();
+            Duration wait = budget.waitBeforeListing(pages);
+            if (wait.isZero()) {
+                listNow(d);
+            } else if (!listing.usable()) {
+                throw new CloudException("cannot list " + describe() + " yet: " + ComputeBudget.why(pages, wait));
+            } else {
+                log.debug("pool={} plans from the listing of {}: {}", pool.pool(), listing.listedAt(),
+                        ComputeBudget.why(pages, wait));
+            }
+        }
+        List<Instance> instances = new ArrayList<>();
+        listing.states().forEach((vm, state) -> instances.add(instance(vm, state)));
+        return instances;
+    }
+
+    /** Lists the scale set now, spending the budget, and keeps what it shows. */
+    private void listNow(ScaleSetDriver d) throws CloudException {
+        ArmListing.Result result;
         try {
-            vms = d.list();
+            result = d.list();
         } catch (RuntimeException e) {
             throw ArmErrors.map("list the instances of " + pool.describe(), e, 0);
         }
-        lastListing.clear();
-        List<Instance> instances = new ArrayList<>(vms.size());
-        for (AzureVm vm : vms) {
-            lastListing.put(vm.vmName(), vm);
-            instances.add(new Instance(vm.vmName(), pool.nodeNaming().nodeName(vm), vm.state()));
+        budget.spentOnListing(result.pages());
+        listing.listed(result.vms(), result.pages(), clients.pace().clock().instant());
+        if (result.skippedWithoutName() != unnamedWarnedAbout) {
+            unnamedWarnedAbout = result.skippedWithoutName();
+            if (result.skippedWithoutName() > 0) {
+                log.warn("pool={} the listing of {} shows {} VM(s) without a name, as Azure shows VMs being deleted; "
+                        + "they are left out", pool.pool(), pool.describe(), result.skippedWithoutName());
+            }
         }
-        return instances;
+    }
+
+    private Instance instance(AzureVm vm, PowerState state) {
+        InstanceFailure failure = vm.failure() == null ? null
+                : new InstanceFailure(vm.failureCode(), vm.failureMessage(),
+                        ArmErrors.isCapacity(vm.failureCode()));
+        return new Instance(vm.vmName(), pool.nodeNaming().nodeName(vm), state, failure);
     }
 
     @Override
     public InstanceResults start(List<Instance> instances) throws CloudException, InterruptedException {
+        CapacityException refused = refusedForGood;
+        if (refused != null && !instances.isEmpty()) {
+            return InstanceResults.allFailed(instances, refused);
+        }
         return power(PowerCall.START, instances);
     }
 
@@ -95,31 +145,67 @@ public final class AzureScaleSetProvider implements CloudProvider {
         int cores = model == null ? 0 : sizes.knownVcpus(pool.subscriptionId(), model.location(), model.vmSize());
         InstanceResults.Builder results = new InstanceResults.Builder();
         Map<RuntimeException, CloudException> mapped = new HashMap<>();
+        List<String> reached = new ArrayList<>();
         for (Instance instance : instances) {
             RuntimeException failure = outcomes.failure(instance.id());
             String unfinished = outcomes.unfinishedBecause(instance.id());
             if (failure != null) {
-                results.failed(instance, mapped.computeIfAbsent(failure, f -> ArmErrors.map(asked, f, cores)));
+                results.failed(instance, mapped.computeIfAbsent(failure, f -> permanence(ArmErrors.map(asked, f,
+                        cores))));
             } else if (unfinished != null) {
                 results.unfinished(instance, unfinished);
+                reached.add(instance.id());
             } else {
                 results.done(instance);
+                reached.add(instance.id());
             }
         }
+        listing.asked(call, reached);
         return results.build();
     }
 
     /**
+     * A {@code SkuNotAvailable} refusal is permanent when the subscription may not use the VM size anywhere in the
+     * region (the resource SKU's location restriction, e.g. {@code NotAvailableForSubscription}): asking again
+     * changes nothing, so the provider stops asking until the scaler restarts with another configuration.
+     */
+    private CloudException permanence(CloudException mapped) {
+        if (!(mapped instanceof CapacityException) || !mapped.getMessage().contains("SkuNotAvailable")
+                || model == null) {
+            return mapped;
+        }
+        VmSizeCatalog.Size size;
+        try {
+            size = sizes.size(pool.subscriptionId(), model.location(), model.vmSize()).orElse(null);
+        } catch (RuntimeException e) {
+            return mapped;
+        }
+        if (size == null || size.restricted() == null) {
+            return mapped;
+        }
+        CapacityException permanent = new CapacityException(mapped.getMessage() + "; the subscription may not use "
+                + model.vmSize() + " (" + size.restricted() + "): hpcscale asks no more until the pool's scale set "
+                + "has another VM size or the subscription is given access, and the scaler restarted", true);
+        refusedForGood = permanent;
+        return permanent;
+    }
+
+    /**
      * After a batch failed, one listing shows which of its instances it did reach (a start that ran out of capacity
-     * part way has still started some): those are done, and must be recorded as such.
+     * part way has still started some): those are done, and must be recorded as such. It is made whatever
+     * hpcscale's allowance says (its cost is owed), unless Azure reports the listing budget low.
      */
     private void readBack(ScaleSetDriver d, PowerCall call, CallOutcomes outcomes) {
-        Map<String, PowerState> now = new HashMap<>();
-        try {
-            d.list().forEach(vm -> now.put(vm.vmName(), vm.state()));
-        } catch (RuntimeException e) {
+        if (!budget.waitForAzure().isZero()) {
             return;
         }
+        try {
+            listNow(d);
+        } catch (CloudException e) {
+            return;
+        }
+        Map<String, PowerState> now = new HashMap<>();
+        listing.states().forEach((vm, state) -> now.put(vm.vmName(), state));
         for (String vmName : outcomes.failures().keySet()) {
             if (!(outcomes.failure(vmName) instanceof FlexibleDriver.NotCalled) && call.tookEffect(now.get(vmName))) {
                 outcomes.done(vmName);
@@ -143,8 +229,12 @@ public final class AzureScaleSetProvider implements CloudProvider {
             throw new CloudException("pool " + pool.pool() + " may not create instances: set pool." + pool.pool()
                     + ".azure.allowCreate = true to let it grow " + pool.describe());
         }
+        CapacityException refused = refusedForGood;
+        if (refused != null) {
+            return new CreateResult(List.of(), refused);
+        }
         ScaleSetModel fresh = readModel();
-        Set<String> before = new HashSet<>(lastListing.keySet());
+        Set<String> before = new HashSet<>(listing.names());
         if (before.isEmpty()) {
             list().forEach(instance -> before.add(instance.id()));
         }
@@ -161,16 +251,22 @@ public final class AzureScaleSetProvider implements CloudProvider {
                 failure = new CloudException("cannot yet tell what came of: " + asked + ": " + unfinished);
             }
         } catch (RuntimeException e) {
-            failure = ArmErrors.map(asked, e, sizes.knownVcpus(pool.subscriptionId(), fresh.location(),
-                    fresh.vmSize()));
+            failure = permanence(ArmErrors.map(asked, e, sizes.knownVcpus(pool.subscriptionId(), fresh.location(),
+                    fresh.vmSize())));
         }
+        listing.grew();
         List<Instance> created = new ArrayList<>();
+        if (!budget.waitForAzure().isZero()) {
+            // Azure reports the listing budget low: the instances are found by the first listing it allows.
+            return new CreateResult(created, failure);
+        }
         try {
-            for (Instance instance : list()) {
-                if (!before.contains(instance.id())) {
-                    created.add(instance);
+            listNow(driver());
+            listing.states().forEach((vm, state) -> {
+                if (!before.contains(vm.vmName())) {
+                    created.add(instance(vm, state));
                 }
-            }
+            });
         } catch (CloudException e) {
             if (failure == null) {
                 failure = new CloudException("added instances to " + pool.describe() + " but cannot list them: "
@@ -219,14 +315,14 @@ public final class AzureScaleSetProvider implements CloudProvider {
     }
 
     private AzureVm vmOf(Instance instance) {
-        AzureVm known = lastListing.get(instance.id());
+        AzureVm known = listing.vm(instance.id());
         if (known != null) {
             return known;
         }
         int underscore = instance.id().lastIndexOf('_');
         String instanceId = model != null && !model.flexible() && underscore >= 0
                 ? instance.id().substring(underscore + 1) : instance.id();
-        return new AzureVm(instance.id(), instanceId, null, Map.of(), null, null);
+        return new AzureVm(instance.id(), instanceId, null, Map.of(), null, null, null);
     }
 
     private ScaleSetDriver driver() throws CloudException {

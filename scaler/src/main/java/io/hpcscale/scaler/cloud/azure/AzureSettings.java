@@ -21,7 +21,8 @@ public record AzureSettings(
         String subscriptionId,
         Duration operationTimeout,
         Duration requestTimeout,
-        int flexibleParallelism) {
+        int flexibleParallelism,
+        Duration minListInterval) {
 
     /** How the scaler signs in. */
     public enum CredentialKind {
@@ -37,7 +38,7 @@ public record AzureSettings(
         Optional<String> endpoint = settings.optionalString("azure.resourceManagerEndpoint");
         if (cloud == AzureCloud.CUSTOM) {
             String url = endpoint.orElseThrow(() -> new ConfigException("azure.resourceManagerEndpoint is required "
-                    + "when azure.cloud = custom: the Resource Manager URL of the Azure Stack Hub or sovereign cloud"));
+                    + "when azure.cloud = custom: the Resource Manager URL of the cloud"));
             requireHttps("azure.resourceManagerEndpoint", url);
         } else if (endpoint.isPresent()) {
             throw new ConfigException("azure.resourceManagerEndpoint is set but azure.cloud = "
@@ -52,7 +53,7 @@ public record AzureSettings(
                 settings.optionalString("azure.managedIdentityClientId").orElse(null),
                 settings.optionalString("azure.subscriptionId").orElse(null),
                 settings.duration("azure.operationTimeout"), settings.duration("azure.requestTimeout"),
-                settings.intValue("azure.flexibleParallelism"));
+                settings.intValue("azure.flexibleParallelism"), settings.duration("azure.minListInterval"));
     }
 
     private static void requireHttps(String key, String url) {

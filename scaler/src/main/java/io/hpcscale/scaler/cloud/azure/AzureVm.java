@@ -1,6 +1,7 @@
 package io.hpcscale.scaler.cloud.azure;
 
 import io.hpcscale.scaler.cloud.PowerState;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -12,42 +13,50 @@ import java.util.Map;
  * @param powerCode    the {@code PowerState/} code of its instance view ({@code running}, {@code deallocated}),
  *                     null if it has none yet
  * @param provisioning its provisioning state ({@code Succeeded}, {@code Creating}, {@code Deleting}, ...)
+ * @param failure      the {@code ProvisioningState/failed/<code>} of its instance view with its message, or null
  */
 public record AzureVm(String vmName, String instanceId, String computerName, Map<String, String> tags,
-        String powerCode, String provisioning) {
+        String powerCode, String provisioning, String failure) {
 
     public AzureVm {
         tags = tags == null ? Map.of() : Map.copyOf(tags);
     }
 
     /**
-     * Its power state as the planner counts it. Without a power state (being created, or failed before it had one)
-     * it counts as starting, which holds a place under the max until its boot timeout, rather than as stopped,
-     * which the planner would try to start again.
+     * Its power state as the planner counts it, as a real listing shows them ../shared/notes/azure-as-it-really-behaves.md:
+     * a VM being deleted is on its way down whatever its power state ({@code deleting} with {@code deallocated} must
+     * never be started); {@code PowerState/unknown} is unknown, not starting; a VM whose provisioning failed before
+     * it had a power state is failed, not booting; one being created without a power state yet is starting.
      */
     public PowerState state() {
-        if (powerCode == null) {
-            return "Deleting".equalsIgnoreCase(provisioning) ? PowerState.STOPPING : PowerState.STARTING;
+        if ("Deleting".equalsIgnoreCase(provisioning)) {
+            return PowerState.STOPPING;
         }
-        return switch (powerCode.toLowerCase(java.util.Locale.ROOT)) {
-            case "running" -> "Deleting".equalsIgnoreCase(provisioning) ? PowerState.STOPPING : PowerState.RUNNING;
+        if (powerCode == null) {
+            return failure != null || "Failed".equalsIgnoreCase(provisioning) ? PowerState.FAILED
+                    : PowerState.STARTING;
+        }
+        return switch (powerCode.toLowerCase(Locale.ROOT)) {
+            case "running" -> PowerState.RUNNING;
             case "starting" -> PowerState.STARTING;
             case "stopping", "deallocating" -> PowerState.STOPPING;
             case "stopped", "deallocated" -> PowerState.STOPPED;
-            default -> PowerState.STARTING;
+            default -> PowerState.UNKNOWN;
         };
     }
 
-    /** The power code of an instance view's statuses, e.g. {@code running} from {@code PowerState/running}. */
-    static String powerCode(java.util.List<String> statusCodes) {
-        if (statusCodes == null) {
+    /** The failure's code ({@code OSProvisioningTimedOut}, {@code AllocationFailed}), or null. */
+    public String failureCode() {
+        if (failure == null) {
             return null;
         }
-        for (String code : statusCodes) {
-            if (code != null && code.startsWith("PowerState/")) {
-                return code.substring("PowerState/".length());
-            }
-        }
-        return null;
+        int colon = failure.indexOf(": ");
+        return colon < 0 ? failure : failure.substring(0, colon);
+    }
+
+    /** What Azure said of the failure beyond its code, or null. */
+    public String failureMessage() {
+        int colon = failure == null ? -1 : failure.indexOf(": ");
+        return colon < 0 ? null : failure.substring(colon + 2);
     }
 }

@@ -4,33 +4,39 @@ import com.azure.core.management.exception.ManagementError;
 import com.azure.core.management.exception.ManagementException;
 import com.azure.core.management.polling.PollResult;
 import com.azure.core.util.polling.LongRunningOperationStatus;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.azure.core.util.polling.PollResponse;
 import com.azure.core.util.polling.SyncPoller;
 import io.hpcscale.common.config.Durations;
 import io.hpcscale.scaler.cloud.CallGate;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 
 /**
  * Waits for Resource Manager's long-running operations (start, deallocate, delete, resize) with a bound. An
  * operation outlasting the bound, or still running when the scaler shuts down, goes on in Azure: the caller records
  * it as unfinished and the next listing shows what it did, so nobody waits on it and nothing is lost.
+ *
+ * <p>It polls when the reply's {@code Retry-After} says, and every {@link #UNSAID_POLL_GAP} when there is none:
+ * real Compute often sends none, and polling every second spent Compute's Get Operation budget (45 at once,
+ * refilled 15 a minute per resource) and got throttled.
  */
 final class LongOperations {
-    /** How often a running operation is polled at most, whatever Retry-After says. */
-    private static final Duration LONGEST_POLL_GAP = Duration.ofSeconds(15);
+    /** How often an operation is polled when Azure does not say: the SDK's own default is 30 s. */
+    static final Duration UNSAID_POLL_GAP = Duration.ofSeconds(15);
+    private static final Duration LONGEST_POLL_GAP = Duration.ofSeconds(30);
     private static final Duration SHORTEST_POLL_GAP = Duration.ofMillis(200);
-    private static final long GATE_CHECK_MILLIS = 500;
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Duration GATE_CHECK = Duration.ofMillis(500);
 
     private final Duration bound;
     private final CallGate gate;
+    private final ArmPace pace;
 
-    LongOperations(Duration bound, CallGate gate) {
+    LongOperations(Duration bound, CallGate gate, ArmPace pace) {
         this.bound = bound;
         this.gate = gate;
+        this.pace = pace;
     }
 
     /**
@@ -38,19 +44,19 @@ final class LongOperations {
      * @throws RuntimeException the SDK's error when the operation failed or was cancelled
      */
     String await(SyncPoller<?, ?> poller) throws InterruptedException {
-        long deadline = System.nanoTime() + bound.toNanos();
+        Instant deadline = pace.clock().instant().plus(bound);
         PollResponse<?> response = poller.poll();
         while (!response.getStatus().isComplete()) {
-            Duration gap = clamp(response.getRetryAfter());
-            long wakeAt = System.nanoTime() + gap.toNanos();
-            while (System.nanoTime() < wakeAt) {
+            Instant wakeAt = pace.clock().instant().plus(gap(response.getRetryAfter()));
+            while (pace.clock().instant().isBefore(wakeAt)) {
                 if (!gate.open()) {
                     return "the scaler stopped waiting for it (" + gate.closedBecause() + ")";
                 }
-                if (System.nanoTime() >= deadline) {
+                if (!pace.clock().instant().isBefore(deadline)) {
                     return "still running after azure.operationTimeout (" + Durations.format(bound) + ")";
                 }
-                Thread.sleep(Math.max(1, Math.min(GATE_CHECK_MILLIS, (wakeAt - System.nanoTime()) / 1_000_000)));
+                Duration left = Duration.between(pace.clock().instant(), wakeAt);
+                pace.sleep(left.compareTo(GATE_CHECK) < 0 ? left : GATE_CHECK);
             }
             response = poller.poll();
         }
@@ -61,21 +67,19 @@ final class LongOperations {
     }
 
     /**
-     * Azure's error of a failed or cancelled operation ({@code AllocationFailed}, ...), as the SDK would throw it:
-     * the poll result carries the operation's last response, whose body says why.
+     * Azure's error of a failed or cancelled operation ({@code AllocationFailed}, ...), as the SDK would throw it,
+     * its details included: the poll result carries the operation's last response, whose body says why.
      */
     private static RuntimeException failure(PollResponse<?> response) {
         if (response.getValue() instanceof PollResult<?> result && result.getError() != null) {
             PollResult.Error error = result.getError();
             try {
-                JsonNode body = JSON.readTree(error.getResponseBody() == null ? "{}" : error.getResponseBody());
-                JsonNode detail = body.path("error");
-                if (detail.hasNonNull("code")) {
-                    return new ManagementException("the operation ended " + body.path("status").asText("Failed"),
-                            null, new ManagementError(detail.path("code").asText(),
-                                    detail.path("message").asText(error.getMessage())));
+                String body = error.getResponseBody() == null ? "" : error.getResponseBody();
+                ManagementError value = ArmErrors.parseError(body.getBytes(StandardCharsets.UTF_8));
+                if (value != null && value.getCode() != null) {
+                    return new ManagementException("the operation ended Failed", null, value);
                 }
-            } catch (JsonProcessingException e) {
+            } catch (IOException e) {
                 return new EndedUnsuccessfully(response.getStatus() + " (" + error.getMessage() + ")");
             }
             return new EndedUnsuccessfully(response.getStatus() + " (" + error.getMessage() + ")");
@@ -90,9 +94,12 @@ final class LongOperations {
         }
     }
 
-    private static Duration clamp(Duration retryAfter) {
-        if (retryAfter == null || retryAfter.compareTo(SHORTEST_POLL_GAP) < 0) {
-            return retryAfter == null ? Duration.ofSeconds(1) : SHORTEST_POLL_GAP;
+    private static Duration gap(Duration retryAfter) {
+        if (retryAfter == null || retryAfter.isZero() || retryAfter.isNegative()) {
+            return UNSAID_POLL_GAP;
+        }
+        if (retryAfter.compareTo(SHORTEST_POLL_GAP) < 0) {
+            return SHORTEST_POLL_GAP;
         }
         return retryAfter.compareTo(LONGEST_POLL_GAP) > 0 ? LONGEST_POLL_GAP : retryAfter;
     }

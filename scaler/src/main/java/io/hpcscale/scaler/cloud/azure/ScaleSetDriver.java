@@ -7,7 +7,7 @@ import java.util.List;
  * delete for many instances. Errors are the SDK's runtime exceptions; {@link ArmErrors} words them.
  */
 interface ScaleSetDriver {
-    List<AzureVm> list();
+    ArmListing.Result list();
 
     /** Makes the call for every VM, recording in {@code outcomes} each one that failed or did not finish. */
     void call(PowerCall call, List<AzureVm> vms, CallOutcomes outcomes) throws InterruptedException;

@@ -1,9 +1,7 @@
 package io.hpcscale.scaler.cloud.azure;
 
-import com.azure.core.util.polling.SyncPoller;
 import com.azure.resourcemanager.compute.fluent.VirtualMachineScaleSetsClient;
 import com.azure.resourcemanager.compute.fluent.models.VirtualMachineScaleSetInner;
-import com.azure.resourcemanager.compute.models.Sku;
 import com.azure.resourcemanager.resources.models.Tags;
 import com.azure.resourcemanager.resources.models.TagsPatchOperation;
 import com.azure.resourcemanager.resources.models.TagsPatchResource;
@@ -31,8 +29,9 @@ import java.util.regex.Pattern;
 
 /**
  * A pool spread over several scale sets of one VM size ({@code pool.<name>.azure.vmsPerScaleSet}): its configured
- * scale set, the template, and scale sets made from the template's model under new names ({@code <template>-2},
- * {@code -3}, ...), found again in every listing by their tag {@code hpcscale-pool}, so none is ever forgotten.
+ * scale set, and scale sets deployed from the administrator's template ({@link ScaleSetTemplate}) under new names
+ * ({@code <scaleSet>-2}, {@code -3}, ...), found again in every listing by that name or their tag
+ * {@code hpcscale-pool}, so none is ever forgotten, even one whose tagging a crash cut short.
  *
  * <p>Growth fills the open scale sets up to {@code vmsPerScaleSet} each. A scale set that stops growing (a capacity
  * error, or the capacity asked not reached within {@code sealAfter}) is sealed: tagged {@code hpcscale-sealed} (so a
@@ -57,6 +56,7 @@ public final class SpanningScaleSetProvider implements CloudProvider {
     private final CallGate gate;
     private final Clock clock;
     private final LongOperations operations;
+    private final ScaleSetTemplate deployFrom;
     private final AzureScaleSetProvider template;
     private final Map<String, AzureScaleSetProvider> providers = new ConcurrentHashMap<>();
     private final Map<String, Growth> growth = new ConcurrentHashMap<>();
@@ -73,7 +73,8 @@ public final class SpanningScaleSetProvider implements CloudProvider {
         this.pool = pool;
         this.gate = gate;
         this.clock = clock;
-        this.operations = new LongOperations(clients.settings().operationTimeout(), gate);
+        this.operations = new LongOperations(clients.settings().operationTimeout(), gate, clients.pace());
+        this.deployFrom = new ScaleSetTemplate(pool);
         this.template = provider(pool.scaleSet());
     }
 
@@ -230,7 +231,7 @@ public final class SpanningScaleSetProvider implements CloudProvider {
 
     @Override
     public String describe() {
-        return "scale sets " + pool.scaleSet() + " (and those made from it) in resource group "
+        return "scale sets " + pool.scaleSet() + " (and those deployed from its template) in resource group "
                 + pool.resourceGroup();
     }
 
@@ -247,7 +248,7 @@ public final class SpanningScaleSetProvider implements CloudProvider {
         sets.stream().filter(s -> s.name().equalsIgnoreCase(pool.scaleSet())).findFirst()
                 .ifPresent(s -> found.add(new Member(s.name(), template, tag(s, SEALED_TAG) != null)));
         sets.stream().filter(s -> !s.name().equalsIgnoreCase(pool.scaleSet()))
-                .filter(s -> pool.pool().equals(tag(s, POOL_TAG)))
+                .filter(s -> pool.pool().equals(tag(s, POOL_TAG)) || manages(pool.resourceGroup(), s.name()))
                 .sorted((a, b) -> a.name().compareToIgnoreCase(b.name()))
                 .forEach(s -> found.add(new Member(s.name(), provider(s.name()), tag(s, SEALED_TAG) != null)));
         if (found.isEmpty() || !found.get(0).provider().equals(template)) {
@@ -294,37 +295,25 @@ public final class SpanningScaleSetProvider implements CloudProvider {
     }
 
     /**
-     * A new scale set from the template's model, with {@code count} instances: its own name, the pool's tags, and
-     * (Uniform) its own computer-name prefix, so that no two instances of the pool share a host name.
+     * A new scale set with {@code count} instances, deployed from the pool's template, then tagged with the pool
+     * (for the administrator: it is found by its name too).
      */
     private CreateResult newScaleSet(int count) throws CloudException, InterruptedException {
         String name = nextName();
-        VirtualMachineScaleSetInner model;
-        try {
-            model = scaleSets().getByResourceGroup(pool.resourceGroup(), pool.scaleSet());
-        } catch (RuntimeException e) {
-            throw ArmErrors.map("read the model of scale set " + pool.scaleSet(), e, 0);
-        }
-        Map<String, String> tags = new HashMap<>(model.tags() == null ? Map.of() : model.tags());
-        tags.remove(SEALED_TAG);
-        tags.put(POOL_TAG, pool.pool());
-        tags.put(TEMPLATE_TAG, pool.scaleSet());
-        model.withTags(tags);
-        model.withSku(new Sku().withName(model.sku().name()).withTier(model.sku().tier()).withCapacity((long) count));
-        var os = model.virtualMachineProfile() == null ? null : model.virtualMachineProfile().osProfile();
-        if (os != null && os.computerNamePrefix() != null && !ScaleSetModel.of(model).flexible()) {
-            os.withComputerNamePrefix(os.computerNamePrefix() + name.substring(name.lastIndexOf('-') + 1));
-        }
-        String asked = "make scale set " + name + " from " + pool.scaleSet() + " with " + count + " instances";
+        String asked = "deploy scale set " + name + " with " + count + " instances from " + deployFrom.describe();
         CloudException failure = null;
         try {
-            SyncPoller<?, ?> poller = scaleSets().beginCreateOrUpdate(pool.resourceGroup(), name, model);
-            String unfinished = operations.await(poller);
+            String unfinished = deployFrom.deploy(clients, operations, name, count);
             if (unfinished != null) {
                 failure = new CloudException("cannot yet tell what came of: " + asked + ": " + unfinished);
             }
+        } catch (CloudException e) {
+            return new CreateResult(List.of(), new CloudException("cannot " + asked + ": " + e.getMessage()));
         } catch (RuntimeException e) {
             failure = ArmErrors.map(asked, e, 0);
+        }
+        if (failure == null) {
+            failure = tagAsMember(name);
         }
         AzureScaleSetProvider made = provider(name);
         List<Instance> created = new ArrayList<>();
@@ -343,6 +332,19 @@ public final class SpanningScaleSetProvider implements CloudProvider {
             sealed.add(seal(name, capacity.getMessage()));
         }
         return new CreateResult(created, failure, sealed);
+    }
+
+    /** @return null when tagged, else why not (the scale set is still the pool's, by its name) */
+    private CloudException tagAsMember(String name) {
+        TagsPatchResource merge = new TagsPatchResource().withOperation(TagsPatchOperation.MERGE)
+                .withProperties(new Tags().withTags(Map.of(POOL_TAG, pool.pool(), TEMPLATE_TAG, pool.scaleSet())));
+        try {
+            clients.compute(pool.subscriptionId()).resourceManager().serviceClient().getTagOperations()
+                    .updateAtScope(scaleSetId(name), merge);
+            return null;
+        } catch (RuntimeException e) {
+            return ArmErrors.map("tag scale set " + name + " with " + POOL_TAG + " = " + pool.pool(), e, 0);
+        }
     }
 
     /** @return null when deleted, else why it is not known to be yet */

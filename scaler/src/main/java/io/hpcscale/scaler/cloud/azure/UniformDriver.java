@@ -3,16 +3,13 @@ package io.hpcscale.scaler.cloud.azure;
 import com.azure.core.util.Context;
 import com.azure.core.util.polling.SyncPoller;
 import com.azure.resourcemanager.compute.fluent.VirtualMachineScaleSetsClient;
-import com.azure.resourcemanager.compute.fluent.models.VirtualMachineScaleSetVMInner;
-import com.azure.resourcemanager.compute.models.InstanceViewStatus;
 import com.azure.resourcemanager.compute.models.VirtualMachineScaleSetVMInstanceIDs;
 import com.azure.resourcemanager.compute.models.VirtualMachineScaleSetVMInstanceRequiredIDs;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
  * A Uniform scale set (what HPC pools with InfiniBand use): one paged listing with {@code $expand=instanceView},
- * and one call per action naming every instance id.
+ * and one call per action naming every instance id, waited for (one operation polled, whatever the batch).
  */
 final class UniformDriver implements ScaleSetDriver {
     private final AzureClients clients;
@@ -26,20 +23,9 @@ final class UniformDriver implements ScaleSetDriver {
     }
 
     @Override
-    public List<AzureVm> list() {
-        List<AzureVm> vms = new ArrayList<>();
-        for (VirtualMachineScaleSetVMInner vm : clients.compute(pool.subscriptionId()).serviceClient()
-                .getVirtualMachineScaleSetVMs().list(pool.resourceGroup(), pool.scaleSet(), null, null,
-                        "instanceView", Context.NONE)) {
-            List<String> codes = vm.instanceView() == null || vm.instanceView().statuses() == null ? null
-                    : vm.instanceView().statuses().stream().map(InstanceViewStatus::code).toList();
-            String computerName = vm.osProfile() != null && vm.osProfile().computerName() != null
-                    ? vm.osProfile().computerName()
-                    : vm.instanceView() != null ? vm.instanceView().computerName() : null;
-            vms.add(new AzureVm(vm.name(), vm.instanceId(), computerName, vm.tags(), AzureVm.powerCode(codes),
-                    vm.provisioningState()));
-        }
-        return vms;
+    public ArmListing.Result list() {
+        return ArmListing.uniform(clients.pipeline(pool.subscriptionId()), clients.settings().resourceManagerEndpoint(),
+                pool);
     }
 
     @Override

@@ -3,6 +3,8 @@ package io.hpcscale.scaler.cloud.azure;
 import com.azure.core.util.Context;
 import com.azure.resourcemanager.compute.fluent.models.ResourceSkuInner;
 import com.azure.resourcemanager.compute.models.ResourceSkuCapabilities;
+import com.azure.resourcemanager.compute.models.ResourceSkuRestrictions;
+import com.azure.resourcemanager.compute.models.ResourceSkuRestrictionsType;
 import io.hpcscale.scaler.pool.VmShape;
 import java.util.HashMap;
 import java.util.Locale;
@@ -23,8 +25,11 @@ final class VmSizeCatalog {
      *
      * @param vCpus      the vCPUs its OS sees (fewer than quotaVcpus for constrained-core sizes)
      * @param quotaVcpus the vCPUs the size counts against the family's quota
+     * @param restricted why the subscription may not use the size anywhere in the region (the SKU's location
+     *                   restriction, e.g. {@code NotAvailableForSubscription}), or null: asking for it again is
+     *                   pointless until the subscription's access changes
      */
-    record Size(String name, int vCpus, int quotaVcpus, double memoryGb, int gpus) {
+    record Size(String name, int vCpus, int quotaVcpus, double memoryGb, int gpus, String restricted) {
         VmShape shape() {
             long mib = (long) Math.floor(memoryGb * 1024 * (1 - OS_MEMORY_SHARE));
             return new VmShape(vCpus, mib, gpus);
@@ -43,6 +48,13 @@ final class VmSizeCatalog {
         Map<String, Size> sizes = byRegion.computeIfAbsent(subscriptionId + "/" + location.toLowerCase(Locale.ROOT),
                 key -> read(subscriptionId, location));
         return Optional.ofNullable(sizes.get(vmSize.toLowerCase(Locale.ROOT)));
+    }
+
+    /** The size as already read, or null: never a call. */
+    VmSizeCatalog.Size known(String subscriptionId, String location, String vmSize) {
+        Map<String, Size> sizes = location == null ? null
+                : byRegion.get(subscriptionId + "/" + location.toLowerCase(Locale.ROOT));
+        return sizes == null || vmSize == null ? null : sizes.get(vmSize.toLowerCase(Locale.ROOT));
     }
 
     /** The size's vCPUs counted against quota, when already read; 0 when not known. */
@@ -70,10 +82,26 @@ final class VmSizeCatalog {
             double memory = number(capabilities.get("MemoryGB"), 0);
             int gpus = (int) number(capabilities.get("GPUs"), 0);
             if (vCpus > 0) {
-                sizes.put(sku.name().toLowerCase(Locale.ROOT), new Size(sku.name(), vCpus, quotaVcpus, memory, gpus));
+                sizes.put(sku.name().toLowerCase(Locale.ROOT), new Size(sku.name(), vCpus, quotaVcpus, memory, gpus,
+                        locationRestriction(sku, location)));
             }
         }
         return Map.copyOf(sizes);
+    }
+
+    /** The reason of a restriction covering the whole region, or null when the size may be used there. */
+    private static String locationRestriction(ResourceSkuInner sku, String location) {
+        if (sku.restrictions() == null) {
+            return null;
+        }
+        for (ResourceSkuRestrictions restriction : sku.restrictions()) {
+            if (ResourceSkuRestrictionsType.LOCATION.equals(restriction.type())) {
+                String reason = restriction.reasonCode() == null ? "restricted"
+                        : restriction.reasonCode().toString();
+                return reason + " in " + location;
+            }
+        }
+        return null;
     }
 
     private static double number(String value, double otherwise) {

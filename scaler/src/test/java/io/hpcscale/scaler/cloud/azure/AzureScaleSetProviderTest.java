@@ -47,6 +47,7 @@ class AzureScaleSetProviderTest {
 
     private final FakeArm arm = FakeArmServer.arm();
     private final String rg = "rg-provider-" + GROUPS.incrementAndGet();
+    private final TestPace pace = TestPace.startingNow();
 
     @AfterEach
     void clearFaults() {
@@ -63,8 +64,12 @@ class AzureScaleSetProviderTest {
         values.put("pool.p.azure.scaleSet", scaleSet);
         poolSettings.forEach((k, v) -> values.put("pool.p." + k, v));
         Settings settings = FakeArmServer.settings(values);
-        return new AzureProviders(new AzureClients(AzureSettings.from(settings)), CallGate.ALWAYS_OPEN)
-                .forPool(settings.pool("p"));
+        return new AzureProviders(clients(settings), CallGate.ALWAYS_OPEN).forPool(settings.pool("p"));
+    }
+
+    /** Clients on this test's pace, trusting the fake's certificate as the JVM does. */
+    private AzureClients clients(Settings settings) {
+        return new AzureClients(AzureSettings.from(settings), null, pace);
     }
 
     private CloudProvider provider(String scaleSet) {
@@ -106,6 +111,9 @@ class AzureScaleSetProviderTest {
         assertEquals(3, requests(RequestKind.LIST), "120 instances in pages of 50, with instance view");
         assertEquals(0, requests(RequestKind.GET_INSTANCE), "never one GET per instance");
         assertEquals(1, requests(RequestKind.GET), "the scale set is read once, for its mode");
+        provider.list();
+        assertEquals(3, requests(RequestKind.LIST), "within azure.minListInterval the last listing serves");
+        pace.pastListInterval();
         provider.list();
         assertEquals(1, requests(RequestKind.GET));
         assertEquals(6, requests(RequestKind.LIST));
@@ -154,14 +162,21 @@ class AzureScaleSetProviderTest {
         assertTrue(listing.path().endsWith("/providers/Microsoft.Compute/virtualMachines"), listing.toString());
         assertTrue(listing.query().contains("expand=instanceView"), listing.toString());
 
+        int pollsBefore = arm.log().count(RequestKind.OPERATION_POLL);
         InstanceResults started = provider.start(instances.subList(0, 3));
-        assertEquals(3, started.done().size());
+        assertEquals(pollsBefore, arm.log().count(RequestKind.OPERATION_POLL), "no operation polled");
+        assertEquals(3, started.unfinished().size(), "sent, not waited for: the next listing confirms them");
+        assertTrue(started.unfinished().values().stream().allMatch(FlexibleDriver.SENT::equals));
         assertEquals(3, requests(RequestKind.START), "one start per VM");
-        assertEquals(3, provider.list().stream().filter(i -> i.state().active()).count());
+        assertEquals(3, provider.list().stream().filter(i -> i.state().active()).count(),
+                "shown starting from what was sent");
+        pace.pastListInterval();
+        assertEquals(3, provider.list().stream().filter(i -> i.state().active()).count(), "confirmed by Azure");
 
         List<Instance> toDelete = provider.list().stream().filter(i -> !i.state().active()).toList();
         assertEquals(2, provider.stop(toDelete, StopAction.DELETE).done().size());
         assertEquals(1, requests(RequestKind.DELETE), "deleted through the scale set in one call");
+        pace.pastListInterval();
         assertEquals(3, provider.list().size());
     }
 
@@ -174,6 +189,7 @@ class AzureScaleSetProviderTest {
         List<Instance> all = provider.list();
 
         provider.stop(List.of(all.get(1), all.get(3)), StopAction.DELETE);
+        pace.pastListInterval();
 
         assertEquals(List.of("hb_0", "hb_2", "hb_4"), provider.list().stream().map(Instance::id).toList(),
                 "not the newest, as lowering the capacity would have removed");
@@ -234,6 +250,7 @@ class AzureScaleSetProviderTest {
                 io.hpcscale.scaler.cloud.azure.fake.PowerState.RUNNING));
         CloudProvider provider = provider("hb");
         provider.list();
+        pace.pastListInterval();
         arm.faults().inject("GET", rg + "/providers/Microsoft.Compute/virtualMachineScaleSets/hb/virtualMachines$",
                 1, Fault.tooManyRequests(120));
 
@@ -241,6 +258,8 @@ class AzureScaleSetProviderTest {
 
         assertEquals(Duration.ofSeconds(120), e.retryAfter());
         assertTrue(e.getMessage().contains("throttles"), e.getMessage());
+        assertTrue(e.getMessage().contains("Compute budget HighCostGetVMScaleSet30Min, spent until "),
+                "names the bucket and when it ends: " + e.getMessage());
         assertEquals(2, requests(RequestKind.LIST), "not retried inside the call: the scaler waits it out");
     }
 
@@ -251,6 +270,7 @@ class AzureScaleSetProviderTest {
                 io.hpcscale.scaler.cloud.azure.fake.PowerState.RUNNING));
         CloudProvider provider = provider("hb");
         provider.list();
+        pace.pastListInterval();
         arm.faults().inject("GET", rg + "/providers/Microsoft.Compute/virtualMachineScaleSets/hb/virtualMachines$",
                 1, Fault.tooManyRequests(1));
 
@@ -332,8 +352,8 @@ class AzureScaleSetProviderTest {
         values.put("pool.p.azure.scaleSet", "hb");
         values.put("azure.operationTimeout", "2s");
         Settings settings = FakeArmServer.settings(values);
-        CloudProvider provider = new AzureProviders(new AzureClients(AzureSettings.from(settings)),
-                CallGate.ALWAYS_OPEN).forPool(settings.pool("p"));
+        CloudProvider provider = new AzureProviders(clients(settings), CallGate.ALWAYS_OPEN)
+                .forPool(settings.pool("p"));
         List<Instance> instances = provider.list();
         arm.faults().inject("POST", "/virtualMachineScaleSets/hb/deallocate$", 1,
                 Fault.slowOperation(Duration.ofMinutes(5)));
@@ -348,7 +368,7 @@ class AzureScaleSetProviderTest {
     }
 
     @Test
-    void aClosedGateStopsWaitingAndCallsNoFurtherVm() throws Exception {
+    void aClosedGateCallsNoFurtherVmAndLeavesTheOneInFlightToAzure() throws Exception {
         group();
         arm.scaleSet(ScaleSetSpec.flexible(rg, "fx").sku("Standard_D4s_v5").instances(3,
                 io.hpcscale.scaler.cloud.azure.fake.PowerState.RUNNING));
@@ -360,10 +380,9 @@ class AzureScaleSetProviderTest {
         values.put("azure.flexibleParallelism", "1");
         Settings settings = FakeArmServer.settings(values);
         String[] closed = {null};
-        CloudProvider provider = new AzureProviders(new AzureClients(AzureSettings.from(settings)),
-                () -> closed[0]).forPool(settings.pool("p"));
+        CloudProvider provider = new AzureProviders(clients(settings), () -> closed[0]).forPool(settings.pool("p"));
         List<Instance> instances = provider.list();
-        arm.faults().inject("POST", "/virtualMachines/[^/]+/deallocate$", 1, Fault.slowOperation(Duration.ofMinutes(5)));
+        arm.faults().inject("POST", "/virtualMachines/[^/]+/deallocate$", 1, Fault.hang(Duration.ofSeconds(3)));
         Thread shutdown = new Thread(() -> {
             try {
                 Thread.sleep(1500);

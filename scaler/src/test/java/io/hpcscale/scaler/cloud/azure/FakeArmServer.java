@@ -9,15 +9,17 @@ import io.hpcscale.scaler.cloud.azure.fake.FakeArm;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * The fake Azure Resource Manager, started once per test JVM on the port the module's surefire configuration
  * points {@code IDENTITY_ENDPOINT} at, so the production credential gets its token from it as from a managed
  * identity. This JVM trusts the test certificate the way an administrator makes a JVM trust a private CA; tests
- * share the fake and keep apart by resource group.
+ * share the fake and keep apart by resource group. Compute's throttling buckets are per subscription, so each test
+ * starts with them full: the budget one test spends is not another's.
  */
-public final class FakeArmServer implements BeforeAllCallback {
+public final class FakeArmServer implements BeforeAllCallback, BeforeEachCallback {
     public static final String IDENTITY_HEADER = "fake-arm-identity-header";
     private static FakeArm arm;
 
@@ -40,6 +42,11 @@ public final class FakeArmServer implements BeforeAllCallback {
                         new Closing(arm));
             }
         }
+    }
+
+    @Override
+    public void beforeEach(ExtensionContext context) {
+        arm().buckets().refill();
     }
 
     public static FakeArm arm() {

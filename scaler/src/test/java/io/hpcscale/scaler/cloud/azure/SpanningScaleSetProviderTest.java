@@ -4,13 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hpcscale.common.config.Settings;
-import io.hpcscale.common.time.SettableClock;
 import io.hpcscale.scaler.cloud.CallGate;
 import io.hpcscale.scaler.cloud.CloudProvider;
 import io.hpcscale.scaler.cloud.CreateResult;
 import io.hpcscale.scaler.cloud.azure.fake.FakeArm;
+import io.hpcscale.scaler.cloud.azure.fake.MutableClock;
 import io.hpcscale.scaler.cloud.azure.fake.PowerState;
 import io.hpcscale.scaler.cloud.azure.fake.ScaleSetSpec;
+import io.hpcscale.scaler.cloud.azure.fake.ScaleSetTemplates;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -18,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 
 /** A pool over several scale sets, through the real SDK against the fake Resource Manager, on a settable clock. */
 @ExtendWith(FakeArmServer.class)
@@ -25,7 +28,10 @@ class SpanningScaleSetProviderTest {
     private static final String RG = "rg-spanning";
 
     private final FakeArm arm = FakeArmServer.arm();
-    private final SettableClock clock = new SettableClock(Instant.parse("2026-11-22T12:00:00Z"));
+    private final TestPace pace = new TestPace(new MutableClock(Instant.parse("2026-11-22T12:00:00Z")));
+
+    @TempDir
+    Path dir;
 
     private CloudProvider provider() {
         Map<String, String> values = new LinkedHashMap<>();
@@ -36,9 +42,11 @@ class SpanningScaleSetProviderTest {
         values.put("pool.p.azure.allowCreate", "true");
         values.put("pool.p.azure.vmsPerScaleSet", "4");
         values.put("pool.p.azure.sealAfter", "10m");
+        values.put("pool.p.azure.template", ScaleSetTemplates.write(ScaleSetSpec.uniform(RG, "tm"),
+                dir.resolve("tm.json")).toString());
         Settings settings = FakeArmServer.settings(values);
-        return new AzureProviders(new AzureClients(AzureSettings.from(settings)), CallGate.ALWAYS_OPEN, clock)
-                .forPool(settings.pool("p"));
+        return new AzureProviders(new AzureClients(AzureSettings.from(settings), null, pace), CallGate.ALWAYS_OPEN,
+                pace.clock()).forPool(settings.pool("p"));
     }
 
     @Test
@@ -52,14 +60,14 @@ class SpanningScaleSetProviderTest {
             arm.state().setPowerState(RG, "tm", id, PowerState.DEALLOCATED);
         }
 
-        clock.advance(Duration.ofMinutes(5));
+        pace.mutableClock().advance(Duration.ofMinutes(5));
         provider.list();
         CreateResult early = provider.create(2);
         assertTrue(early.sealed().isEmpty(), "within sealAfter a short scale set is given time");
         assertEquals(2, arm.state().scaleSet(RG, "tm-2").orElseThrow().instances().size(),
                 "tm has 4 of 4 instances: the 2 asked go to a new scale set");
 
-        clock.advance(Duration.ofMinutes(6));
+        pace.mutableClock().advance(Duration.ofMinutes(6));
         provider.list();
         CreateResult late = provider.create(2);
 

@@ -13,8 +13,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The request pipeline, in ARM's order: route, authenticate, injected fault, RBAC, handler; every request is
- * logged with the status it got. Handlers run under the state lock so each sees one consistent subscription.
+ * The request pipeline, in ARM's order: route, authenticate, injected fault, RBAC, Compute's throttling buckets,
+ * handler; every request is logged with the status it got. Handlers run under the state lock so each sees one consistent subscription.
  */
 final class ArmServer implements HttpHandler {
     private final Routes routes;
@@ -23,11 +23,13 @@ final class ArmServer implements HttpHandler {
     private final Permissions permissions;
     private final Faults faults;
     private final RequestLog log;
+    private final ComputeBuckets buckets;
     private final CountDownLatch closed = new CountDownLatch(1);
     private volatile String base;
 
     ArmServer(Routes routes, ArmState state, ManagedIdentity identity, Permissions permissions, Faults faults,
-              RequestLog log) {
+              RequestLog log, ComputeBuckets buckets) {
+        this.buckets = buckets;
         this.routes = routes;
         this.state = state;
         this.identity = identity;
@@ -101,7 +103,15 @@ final class ArmServer implements HttpHandler {
         checkSubscription(request);
         synchronized (state) {
             permissions.check(r.action(), scope(request));
-            return r.handler().handle(request);
+            String remaining;
+            try {
+                remaining = buckets.spend(r.kind().apply(request), groupOrNull(request, "op"));
+            } catch (ComputeBuckets.Refused refused) {
+                return refused.response();
+            }
+            state.tick();
+            ArmResponse response = r.handler().handle(request);
+            return remaining == null ? response : response.header("x-ms-ratelimit-remaining-resource", remaining);
         }
     }
 

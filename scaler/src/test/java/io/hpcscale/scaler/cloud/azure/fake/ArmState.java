@@ -71,6 +71,21 @@ public final class ArmState {
         }
     }
 
+    /** An instance in one of the states only a real listing shows; {@code code} for a failed one. */
+    public synchronized void makeOdd(String resourceGroup, String scaleSet, String instanceId, Instance.Oddity oddity,
+                                     String code) {
+        instance(resourceGroup, scaleSet, instanceId).odd(oddity, code == null ? null
+            : new Instance.Failure(code, "Provisioning failed. " + code + "."));
+    }
+
+    /** What the passing of time does by itself: overprovisioned extras are deleted when their time comes. */
+    synchronized void tick() {
+        java.time.Instant now = settings.clock().instant();
+        for (ResourceGroup group : groups.values()) {
+            group.scaleSets().forEach(scaleSet -> scaleSet.dropExtras(now));
+        }
+    }
+
     public synchronized void setPowerState(String resourceGroup, String scaleSet, String instanceId,
                                            PowerState state) {
         instance(resourceGroup, scaleSet, instanceId).settle(state);

@@ -31,22 +31,25 @@ public final class FakeArm implements AutoCloseable {
     private final VmSizes sizes = new VmSizes();
     private final Faults faults = new Faults();
     private final RequestLog log = new RequestLog();
+    private final ComputeBuckets buckets = new ComputeBuckets(settings);
     private final TestCertificate certificate;
     private final HttpsServer server;
     private final ExecutorService executor;
     private final ArmServer handler;
+    private final DeploymentHandlers deployments;
 
     private FakeArm(TestCertificate certificate, int port) throws IOException {
         this.certificate = certificate;
         PowerActions actions = new PowerActions(operations);
+        deployments = new DeploymentHandlers(state, operations, actions, permissions);
         Routes routes = new Routes(
             new ScaleSetHandlers(state, operations, actions, settings),
             new UniformHandlers(state, operations, actions, settings),
             new FlexibleHandlers(state, operations, actions, settings),
             new ResourceHandlers(state, permissions, sizes, settings),
             new OperationHandlers(operations),
-            identity);
-        handler = new ArmServer(routes, state, identity, permissions, faults, log);
+            identity, deployments);
+        handler = new ArmServer(routes, state, identity, permissions, faults, log, buckets);
         server = HttpsServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 0);
         server.setHttpsConfigurator(new HttpsConfigurator(certificate.serverContext()));
         // Hung requests each hold a thread, so the pool must grow rather than queue.
@@ -134,6 +137,15 @@ public final class FakeArm implements AutoCloseable {
 
     public RequestLog log() {
         return log;
+    }
+
+    /** A template spec version that deployments may name by {@code versionId} in {@code templateLink.id}. */
+    public void templateSpec(String versionId, com.fasterxml.jackson.databind.JsonNode template) {
+        deployments.addSpec(versionId, template);
+    }
+
+    public ComputeBuckets buckets() {
+        return buckets;
     }
 
     /** Shorthand for the usual first step of a test. */

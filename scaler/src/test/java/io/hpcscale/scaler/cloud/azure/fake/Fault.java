@@ -27,8 +27,12 @@ public sealed interface Fault {
      * {@code status}. Only instances named in {@code applyTo} change (null: all of them, as normal); when the
      * operation fails, a start leaves the others deallocated with {@code ProvisioningState/failed/<code>}.
      */
-    record Outcome(Duration duration, String status, String code, String message, Set<String> applyTo)
-        implements Fault {
+    record Outcome(Duration duration, String status, String code, String message, Set<String> applyTo,
+                   String outerCode) implements Fault {
+        Outcome(Duration duration, String status, String code, String message, Set<String> applyTo) {
+            this(duration, status, code, message, applyTo, null);
+        }
+
         boolean fails() {
             return !"Succeeded".equals(status);
         }
@@ -39,11 +43,13 @@ public sealed interface Fault {
      * integer Retry-After (the SDK cannot parse an HTTP-date there).
      */
     static Reply tooManyRequests(int retryAfterSeconds) {
+        java.time.Instant now = java.time.Instant.now();
         ObjectNode body = ArmException.errorBody("OperationNotAllowed",
             "The server rejected the request because too many requests have been received for this subscription.",
             null);
         ObjectNode detail = Json.object().put("code", "TooManyRequests").put("target", "HighCostGetVMScaleSet30Min")
-            .put("message", "{\"operationGroup\":\"HighCostGetVMScaleSet30Min\",\"allowedRequestCount\":900,"
+            .put("message", "{\"operationGroup\":\"HighCostGetVMScaleSet30Min\",\"startTime\":\"" + now
+                + "\",\"endTime\":\"" + now.plusSeconds(retryAfterSeconds) + "\",\"allowedRequestCount\":900,"
                 + "\"measuredRequestCount\":912}");
         ((ObjectNode) body.get("error")).set("details", Json.array().add(detail));
         Map<String, String> headers = new LinkedHashMap<>();
@@ -103,6 +109,24 @@ public sealed interface Fault {
         return new Outcome(Duration.ZERO, "Failed", code, messageFor(code), Set.of(started));
     }
 
+    /**
+     * The operation fails with a capacity code that sits in {@code error.details[]} under {@code outerCode}
+     * ({@code OperationNotAllowed}, {@code BadRequest}), as Azure has been seen to send them (Microsoft Learn, Spot
+     * error codes; ../shared/notes/azure-as-it-really-behaves.md).
+     */
+    static Outcome operationFailsWithDetail(String outerCode, String code) {
+        return new Outcome(Duration.ZERO, "Failed", code, messageFor(code), Set.of(), outerCode);
+    }
+
+    /** A call refused at once with a capacity code nested in {@code error.details[]} under {@code outerCode}. */
+    static Reply refusedWithDetail(int status, String outerCode, String code) {
+        ObjectNode body = ArmException.errorBody(outerCode, "The operation could not be completed. See details.",
+            null);
+        ((ObjectNode) body.get("error")).set("details", Json.array().add(Json.object().put("code", code)
+            .put("message", messageFor(code))));
+        return new Reply(status, new LinkedHashMap<>(), body);
+    }
+
     static Outcome operationCanceled() {
         return new Outcome(Duration.ZERO, "Canceled", "OperationPreempted",
             "Operation execution has been preempted by a more recent operation.", Set.of());
@@ -123,6 +147,8 @@ public sealed interface Fault {
                 + " http://aka.ms/allocation-guidance";
             case "SkuNotAvailable" -> "The requested VM size for resource is currently not available in location."
                 + " Please try another size or deploy to a different location or different zone.";
+            case "SpotPriceGreaterThanProvidedMaxPrice" -> "Unable to perform operation as the maximum price"
+                + " specified is less than the current Spot price for the VM size in this region.";
             case "OverconstrainedAllocationRequest" -> "Allocation failed. VM(s) with the following constraints"
                 + " cannot be allocated, because the condition is too restrictive. Please remove some constraints"
                 + " and try again.";

@@ -51,7 +51,7 @@ final class FlexibleHandlers {
         List<ObjectNode> vms = state.virtualMachines(group).stream()
             .filter(vm -> wanted == null || vm.scaleSet().id().equalsIgnoreCase(wanted))
             .map(vm -> ResourceJson.virtualMachine(vm, expand != null, now)).toList();
-        return ArmResponse.ok(Paging.page(vms, request, settings.pageSize()));
+        return ArmResponse.ok(Paging.page(vms, request, settings.pageSize(), settings.flexibleNextLinkEncoded()));
     }
 
     ArmResponse get(ArmRequest request) {

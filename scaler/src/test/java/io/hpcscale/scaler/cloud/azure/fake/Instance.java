@@ -21,6 +21,22 @@ public final class Instance {
     public record Failure(String code, String message) {
     }
 
+    /**
+     * States a real listing shows that a scale set driven only through requests never reaches here
+     * (../shared/notes/azure-as-it-really-behaves.md, "States a real listing shows").
+     */
+    public enum Oddity {
+        NONE,
+        /** {@code ProvisioningState/deleting} with {@code PowerState/deallocated}: going away. */
+        DELETING,
+        /** {@code PowerState/unknown}. */
+        POWER_UNKNOWN,
+        /** {@code ProvisioningState/failed/<code>} and no power state at all. */
+        FAILED_WITHOUT_POWER,
+        /** A Flexible VM listed with an empty name and id while it is deleted (cluster-autoscaler guards this). */
+        NAMELESS
+    }
+
     private final ScaleSet scaleSet;
     private final String instanceId;
     private final String name;
@@ -30,6 +46,8 @@ public final class Instance {
     private final Map<String, String> tags = new ConcurrentHashMap<>();
     private volatile Power power;
     private volatile Failure failure;
+    private volatile Oddity oddity = Oddity.NONE;
+    private volatile Instant goesAt;
 
     Instance(ScaleSet scaleSet, String instanceId, String name, String computerName, Instant timeCreated,
              PowerState initial) {
@@ -72,6 +90,30 @@ public final class Instance {
 
     public Failure failure() {
         return failure;
+    }
+
+    public Oddity oddity() {
+        return oddity;
+    }
+
+    /** Puts the instance in an odd state, as Azure shows them; FAILED_WITHOUT_POWER needs a failure code. */
+    void odd(Oddity state, Failure why) {
+        this.oddity = state;
+        if (why != null) {
+            this.failure = why;
+        }
+        if (state == Oddity.DELETING) {
+            settle(PowerState.DEALLOCATED);
+        }
+    }
+
+    /** An overprovisioned extra: Azure deletes it at this time. Null for an instance that was asked for. */
+    public Instant goesAt() {
+        return goesAt;
+    }
+
+    void goesAt(Instant at) {
+        this.goesAt = at;
     }
 
     public PowerState powerState() {

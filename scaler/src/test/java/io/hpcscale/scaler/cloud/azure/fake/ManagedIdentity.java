@@ -3,7 +3,9 @@ package io.hpcscale.scaler.cloud.azure.fake;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 
@@ -19,7 +21,8 @@ public final class ManagedIdentity {
     private volatile String header = UUID.randomUUID().toString();
     private final String principalId = UUID.randomUUID().toString();
     private final String clientId = UUID.randomUUID().toString();
-    private final Set<String> valid = new HashSet<>();
+    private final Map<String, String> valid = new HashMap<>();
+    private final Set<String> audiences = new HashSet<>();
     private final Set<String> revoked = new HashSet<>();
     private volatile Duration lifetime = Duration.ofHours(24);
 
@@ -53,13 +56,31 @@ public final class ManagedIdentity {
     /** A token the fake accepts without the identity endpoint, for tests that use a fixed credential. */
     public synchronized String issueStaticToken() {
         String token = "static-" + UUID.randomUUID();
-        valid.add(token);
+        valid.put(token, null);
         return token;
+    }
+
+    /** A token for {@code audience}, as Microsoft Entra ID issues one to whatever endpoint asked for it. */
+    public synchronized String issue(String audience) {
+        String token = "mi-" + UUID.randomUUID();
+        valid.put(token, audience);
+        return token;
+    }
+
+    /**
+     * Accept only tokens issued for one of these audiences, as Resource Manager does (it lists
+     * https://management.core.windows.net/ and https://management.azure.com/, with and without the slash, for the
+     * public cloud). Until called, any audience is accepted.
+     */
+    public synchronized ManagedIdentity acceptAudiences(String... accepted) {
+        audiences.clear();
+        audiences.addAll(Set.of(accepted));
+        return this;
     }
 
     /** Every token issued so far stops working, as when a role assignment or the identity is removed. */
     public synchronized void revokeAll() {
-        revoked.addAll(valid);
+        revoked.addAll(valid.keySet());
         valid.clear();
     }
 
@@ -80,11 +101,7 @@ public final class ManagedIdentity {
                 .put("message", "Required query parameters 'resource' and 'api-version' are missing.")
                 .put("correlationId", UUID.randomUUID().toString()));
         }
-        String token;
-        synchronized (this) {
-            token = "mi-" + UUID.randomUUID();
-            valid.add(token);
-        }
+        String token = issue(resource);
         long expiresOn = Instant.now().plus(lifetime).getEpochSecond();
         ObjectNode body = Json.object()
             .put("access_token", token)
@@ -103,10 +120,16 @@ public final class ManagedIdentity {
                 "Authentication failed. The 'Authorization' header is missing.");
         }
         String token = authorization.substring(7).trim();
-        if (!valid.contains(token)) {
+        if (!valid.containsKey(token)) {
             throw new ArmException(401, "InvalidAuthenticationToken", revoked.contains(token)
                 ? "The access token is invalid: it has been revoked."
                 : "The access token is invalid.");
+        }
+        String audience = valid.get(token);
+        if (audience != null && !audiences.isEmpty() && !audiences.contains(audience)) {
+            throw new ArmException(401, "InvalidAuthenticationToken", "The access token has been obtained for wrong "
+                + "audience or resource '" + audience + "'. It should exactly match with one of the allowed "
+                + "audiences '" + String.join("','", new java.util.TreeSet<>(audiences)) + "'.");
         }
     }
 }

@@ -8,7 +8,7 @@ import java.time.Instant;
  * fake's clock, then its final status. Its effect on the scale set was applied when it was accepted.
  */
 public record Operation(String id, String location, Instant startedAt, Instant doneAt, String finalStatus,
-                        String errorCode, String errorMessage) {
+                        String errorCode, String errorMessage, String outerCode) {
 
     public String status(Instant now) {
         return now.isBefore(doneAt) ? "InProgress" : finalStatus;
@@ -27,8 +27,12 @@ public record Operation(String id, String location, Instant startedAt, Instant d
         if (!"InProgress".equals(status)) {
             body.put("endTime", doneAt.toString());
         }
-        if ("Failed".equals(status) || "Canceled".equals(status)) {
+        if (("Failed".equals(status) || "Canceled".equals(status)) && outerCode == null) {
             body.putObject("error").put("code", errorCode).put("message", errorMessage);
+        } else if ("Failed".equals(status) || "Canceled".equals(status)) {
+            ObjectNode error = body.putObject("error").put("code", outerCode)
+                .put("message", "The operation could not be completed. See details.");
+            error.putArray("details").addObject().put("code", errorCode).put("message", errorMessage);
         }
         return body;
     }

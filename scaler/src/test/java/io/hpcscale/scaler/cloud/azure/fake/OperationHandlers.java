@@ -20,17 +20,13 @@ final class OperationHandlers {
             return result(request, operation);
         }
         ArmResponse response = ArmResponse.ok(operation.toJson(operations.now()));
-        if (!operation.isDone(operations.now())) {
-            response.header("Retry-After", Integer.toString(operations.retryAfterSeconds()));
-        }
-        return response;
+        return operation.isDone(operations.now()) ? response : operations.retryAfter(response);
     }
 
     private ArmResponse result(ArmRequest request, Operation operation) {
         if (!operation.isDone(operations.now())) {
-            return ArmResponse.empty(202)
-                .header("Location", operations.resultUrl(request, operation))
-                .header("Retry-After", Integer.toString(operations.retryAfterSeconds()));
+            return operations.retryAfter(ArmResponse.empty(202)
+                .header("Location", operations.resultUrl(request, operation)));
         }
         if ("Succeeded".equals(operation.finalStatus())) {
             return ArmResponse.empty(200);

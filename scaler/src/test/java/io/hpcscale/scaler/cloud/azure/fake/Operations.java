@@ -35,9 +35,9 @@ public final class Operations {
             ? outcome.duration() : settings.operationDuration();
         Operation operation = outcome != null && outcome.fails()
             ? new Operation(UUID.randomUUID().toString(), location, now, now.plus(duration), outcome.status(),
-                outcome.code(), outcome.message())
+                outcome.code(), outcome.message(), outcome.outerCode())
             : new Operation(UUID.randomUUID().toString(), location, now, now.plus(duration), "Succeeded", null,
-                null);
+                null, null);
         operations.put(operation.id(), operation);
         return operation;
     }
@@ -48,10 +48,15 @@ public final class Operations {
             .header("Location", resultUrl(request, operation));
     }
 
-    /** Adds Azure-AsyncOperation and Retry-After to a PUT or PATCH reply that carries the resource. */
+    /** Adds Azure-AsyncOperation (and Retry-After, if set) to a PUT or PATCH reply that carries the resource. */
     ArmResponse withStatusHeader(ArmResponse response, ArmRequest request, Operation operation) {
-        return response.header("Azure-AsyncOperation", statusUrl(request, operation))
-            .header("Retry-After", Integer.toString(settings.retryAfterSeconds()));
+        return retryAfter(response.header("Azure-AsyncOperation", statusUrl(request, operation)));
+    }
+
+    /** Retry-After as {@link Settings#retryAfterSeconds} says: none when 0, as real Compute often sends none. */
+    ArmResponse retryAfter(ArmResponse response) {
+        int seconds = settings.retryAfterSeconds();
+        return seconds > 0 ? response.header("Retry-After", Integer.toString(seconds)) : response;
     }
 
     String statusUrl(ArmRequest request, Operation operation) {
@@ -65,8 +70,8 @@ public final class Operations {
             + apiVersion(request);
     }
 
-    int retryAfterSeconds() {
-        return settings.retryAfterSeconds();
+    java.time.Duration overprovisionedExtrasLinger() {
+        return settings.overprovisionedExtrasLinger();
     }
 
     Instant now() {

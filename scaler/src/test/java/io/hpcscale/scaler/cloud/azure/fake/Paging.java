@@ -2,6 +2,8 @@ package io.hpcscale.scaler.cloud.azure.fake;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -16,12 +18,22 @@ final class Paging {
     }
 
     static ObjectNode page(List<? extends JsonNode> all, ArmRequest request, int pageSize) {
+        return page(all, request, pageSize, true);
+    }
+
+    /**
+     * @param encoded false to send the next link with its query decoded (raw spaces and quotes), as Flexible
+     *                listings have been seen to (see {@link Settings#flexibleNextLinkEncoded})
+     */
+    static ObjectNode page(List<? extends JsonNode> all, ArmRequest request, int pageSize, boolean encoded) {
         int offset = offset(request);
         int end = Math.min(all.size(), offset + pageSize);
         ObjectNode body = Json.object();
         body.putArray("value").addAll(all.subList(Math.min(offset, all.size()), end));
         if (end < all.size()) {
-            body.put("nextLink", request.base() + request.path() + "?" + queryWithSkipToken(request, end));
+            String query = queryWithSkipToken(request, end);
+            body.put("nextLink", request.base() + request.path() + "?"
+                + (encoded ? query : URLDecoder.decode(query, StandardCharsets.UTF_8)));
         }
         return body;
     }

@@ -21,6 +21,13 @@ final class PowerActions {
         Fault.Outcome outcome = request.outcome();
         Instant now = scaleSet.clock().instant();
         for (Instance instance : targets) {
+            if (action == PowerAction.START && instance.oddity() == Instance.Oddity.DELETING) {
+                // The wording is the fake's; that Azure will not start a VM it is deleting is what matters.
+                throw new ArmException(409, "OperationNotAllowed", "Operation 'start' is not allowed on VM '"
+                    + instance.name() + "' since the VM is marked for deletion.");
+            }
+        }
+        for (Instance instance : targets) {
             if (applies(outcome, instance)) {
                 switch (action) {
                     case START -> instance.start(now, scaleSet.bootDelay());
@@ -48,6 +55,16 @@ final class PowerActions {
             List<Instance> created = new ArrayList<>();
             for (int i = current; i < capacity; i++) {
                 created.add(scaleSet.createInstance());
+            }
+            if (scaleSet.overprovisions()) {
+                // A fifth more, at least one: Azure does not say how many extras it makes.
+                int extras = Math.max(1, (capacity - current + 4) / 5);
+                Instant goes = scaleSet.clock().instant().plus(scaleSet.bootDelay())
+                    .plus(operations.overprovisionedExtrasLinger());
+                for (int i = 0; i < extras; i++) {
+                    Instance extra = scaleSet.createInstance();
+                    extra.goesAt(goes);
+                }
             }
             for (Instance instance : created) {
                 if (!applies(outcome, instance) && outcome.fails()) {

@@ -19,6 +19,8 @@ public enum RequestKind {
     TAGS_MERGE("tags-merge"),
     SKUS("skus"),
     PERMISSIONS("permissions"),
+    DEPLOY("deploy"),
+    VALIDATE("validate"),
     OPERATION_POLL("operation-poll"),
     OPERATION_RESULT("operation-result"),
     UNKNOWN("unknown");
@@ -36,7 +38,8 @@ public enum RequestKind {
     /** Calls that change something in Azure: what ARM's write throttling counts. */
     public boolean isWrite() {
         return switch (this) {
-            case START, DEALLOCATE, POWEROFF, DELETE, PATCH_CAPACITY, PATCH, PUT, DELETE_SCALE_SET, TAGS_MERGE -> true;
+            case START, DEALLOCATE, POWEROFF, DELETE, PATCH_CAPACITY, PATCH, PUT, DELETE_SCALE_SET, TAGS_MERGE,
+                DEPLOY -> true;
             default -> false;
         };
     }

@@ -12,13 +12,23 @@ final class Routes {
     private static final String VMSS = RG + "/providers/Microsoft\\.Compute/virtualMachineScaleSets/(?<vmss>[^/]+)";
     private static final String VM = RG + "/providers/Microsoft\\.Compute/virtualMachines/(?<vm>[^/]+)";
     private static final String INSTANCE = "/virtualMachines/(?<id>[^/]+)";
+    /** The deployments API spells it "resourcegroups". */
+    private static final String DEPLOYMENT = SUB + "/(?i:resourceGroups)/(?<rg>[^/]+)"
+        + "/providers/Microsoft\\.Resources/deployments/(?<name>[^/]+)";
     private static final String COMPUTE = "Microsoft.Compute/";
 
     private final List<Route> routes;
 
     Routes(ScaleSetHandlers scaleSets, UniformHandlers uniform, FlexibleHandlers flexible,
-           ResourceHandlers resources, OperationHandlers operations, ManagedIdentity identity) {
+           ResourceHandlers resources, OperationHandlers operations, ManagedIdentity identity,
+           DeploymentHandlers deployments) {
         routes = List.of(
+            Route.of("PUT", scope(DEPLOYMENT), RequestKind.DEPLOY, "Microsoft.Resources/deployments/write",
+                deployments::put),
+            Route.of("GET", scope(DEPLOYMENT), RequestKind.GET, "Microsoft.Resources/deployments/read",
+                deployments::get),
+            Route.of("POST", scope(DEPLOYMENT) + "/validate", RequestKind.VALIDATE,
+                "Microsoft.Resources/deployments/validate/action", deployments::validate),
             Route.of("GET", ManagedIdentity.PATH, RequestKind.TOKEN, null, identity::token),
             Route.of("GET", SUB + "/providers/Microsoft\\.Compute/locations/[^/]+/operations/(?<op>[^/]+)",
                 r -> "true".equalsIgnoreCase(r.query("monitor"))

@@ -79,8 +79,19 @@ public final class ScaleSet {
         return model.path("sku").path("name").asText();
     }
 
+    /** Instances asked for: an overprovisioning scale set's extras are not counted, as in its sku. */
     public int capacity() {
-        return instances.size();
+        return (int) instances.stream().filter(i -> i.goesAt() == null).count();
+    }
+
+    /**
+     * Whether growth makes extra instances and deletes them: Uniform scale sets do unless
+     * {@code properties.overprovision} is false (its default is true: Microsoft Learn, scale set design
+     * overview); Flexible scale sets never do.
+     */
+    public boolean overprovisions() {
+        return mode == OrchestrationMode.UNIFORM
+            && model.path("properties").path("overprovision").asBoolean(true);
     }
 
     public String computerNamePrefix() {
@@ -157,13 +168,18 @@ public final class ScaleSet {
 
     /** Azure's default scale-in policy removes the highest instance ids first: here, the newest. */
     List<Instance> newest(int count) {
-        List<Instance> all = instances();
+        List<Instance> all = instances.stream().filter(i -> i.goesAt() == null).toList();
         return all.subList(Math.max(0, all.size() - count), all.size());
+    }
+
+    /** Removes the overprovisioned extras whose time has come. */
+    void dropExtras(Instant now) {
+        instances.removeIf(i -> i.goesAt() != null && !now.isBefore(i.goesAt()));
     }
 
     private void syncCapacity() {
         ObjectNode copy = model.deepCopy();
-        copy.withObjectProperty("sku").put("capacity", instances.size());
+        copy.withObjectProperty("sku").put("capacity", capacity());
         this.model = copy;
     }
 

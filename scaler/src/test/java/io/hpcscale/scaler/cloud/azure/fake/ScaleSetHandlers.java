@@ -30,7 +30,8 @@ final class ScaleSetHandlers {
     }
 
     ArmResponse get(ArmRequest request) {
-        return ArmResponse.ok(ResourceJson.scaleSet(scaleSet(request)));
+        return ArmResponse.ok(ResourceJson.scaleSet(scaleSet(request),
+            "userData".equalsIgnoreCase(request.query("$expand"))));
     }
 
     /** Creates (201) or replaces the model (200); either way an operation follows, polled before the final GET. */

@@ -14,7 +14,9 @@ public final class Settings {
     private volatile Duration stopDelay = Duration.ZERO;
     private volatile Duration operationDuration = Duration.ZERO;
     private volatile int pageSize = 50;
-    private volatile int retryAfterSeconds = 1;
+    private volatile int retryAfterSeconds = 0;
+    private volatile boolean flexibleNextLinkEncoded = false;
+    private volatile Duration overprovisionedExtrasLinger = Duration.ofMinutes(2);
 
     public Clock clock() {
         return clock;
@@ -73,11 +75,39 @@ public final class Settings {
     }
 
     /**
-     * The Retry-After sent with long-running operations. The SDK reads 0 as "use my default interval" (30 s
-     * unless a DelayProvider shortens it), so 1 is the fastest value that works on its own.
+     * The Retry-After sent with long-running operations; 0 (the default) sends none, as real Compute often does
+     * (../shared/notes/azure-as-it-really-behaves.md, "Operation polling"): the client then picks its own interval.
      */
     public Settings retryAfterSeconds(int seconds) {
         this.retryAfterSeconds = seconds;
+        return this;
+    }
+
+    public boolean flexibleNextLinkEncoded() {
+        return flexibleNextLinkEncoded;
+    }
+
+    /**
+     * Whether a Flexible listing's next link comes back with its query percent-encoded. By default it does not:
+     * the {@code $filter} value comes back raw (spaces, quotes, slashes), as reported in azure-sdk-for-java#36506
+     * and azure-rest-api-specs#25640; Microsoft said it was fixed and a later report says not, so both are tested.
+     */
+    public Settings flexibleNextLinkEncoded(boolean encoded) {
+        this.flexibleNextLinkEncoded = encoded;
+        return this;
+    }
+
+    public Duration overprovisionedExtrasLinger() {
+        return overprovisionedExtrasLinger;
+    }
+
+    /**
+     * How long the extra instances of an overprovisioning Uniform scale set live before Azure deletes them. Azure
+     * publishes neither how many extras it makes nor how long they live ("spins up more VMs than you asked for,
+     * then deletes the extra VMs", Microsoft Learn, scale set design overview); minutes is what users report.
+     */
+    public Settings overprovisionedExtrasLinger(Duration linger) {
+        this.overprovisionedExtrasLinger = linger;
         return this;
     }
 }

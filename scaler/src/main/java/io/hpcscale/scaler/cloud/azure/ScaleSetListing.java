@@ -1,0 +1,103 @@
+package io.hpcscale.scaler.cloud.azure;
+
+import io.hpcscale.scaler.cloud.PowerState;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A scale set's last listing, what hpcscale asked of its instances since, and whether it is time to list again.
+ *
+ * <p>Listing a scale set's VMs spends Compute's scarcest budget (see {@link ComputeBudget}), so a scale set is
+ * listed at most once per {@code azure.minListInterval}, as cluster-autoscaler caches each scale set's VMs for
+ * five minutes. The cycles in between plan from this listing with hpcscale's own calls laid over it: an instance
+ * asked to start shows starting, one asked to stop or be deleted shows stopping, until a fresh listing says what
+ * Azure made of it. After the scale set grew, the listing is stale until listed again: the new instances are not
+ * in it.
+ */
+final class ScaleSetListing {
+    private final Clock clock;
+    private final Duration minInterval;
+    private Map<String, AzureVm> vms;
+    private Instant listedAt;
+    private int pages;
+    private boolean stale;
+    private final Map<String, PowerCall> askedSince = new HashMap<>();
+
+    ScaleSetListing(Clock clock, Duration minInterval) {
+        this.clock = clock;
+        this.minInterval = minInterval;
+    }
+
+    /** Whether a fresh listing is due: there is none, it is older than the interval, or the scale set grew. */
+    synchronized boolean due() {
+        return vms == null || stale || !clock.instant().isBefore(listedAt.plus(minInterval));
+    }
+
+    /** Whether the last listing may still be planned from while a fresh one waits for the budget. */
+    synchronized boolean usable() {
+        return vms != null && !stale;
+    }
+
+    /** Requests the last listing took (at least one): what the next is expected to take. */
+    synchronized int pages() {
+        return Math.max(1, pages);
+    }
+
+    synchronized Instant listedAt() {
+        return listedAt;
+    }
+
+    synchronized void listed(List<AzureVm> listing, int pagesTaken, Instant at) {
+        Map<String, AzureVm> byName = new LinkedHashMap<>();
+        listing.forEach(vm -> byName.put(vm.vmName(), vm));
+        vms = byName;
+        pages = pagesTaken;
+        listedAt = at;
+        stale = false;
+        askedSince.clear();
+    }
+
+    /** A call Azure accepted (or may have carried out) for these VMs, by name. */
+    synchronized void asked(PowerCall call, Collection<String> vmNames) {
+        vmNames.forEach(name -> askedSince.put(name, call));
+    }
+
+    /** The scale set has instances the listing lacks: plan from nothing until it is listed again. */
+    synchronized void grew() {
+        stale = true;
+    }
+
+    synchronized AzureVm vm(String vmName) {
+        return vms == null ? null : vms.get(vmName);
+    }
+
+    synchronized Collection<String> names() {
+        return vms == null ? List.of() : List.copyOf(vms.keySet());
+    }
+
+    /** The VMs as last listed, each with the state hpcscale's calls since then leave it in. */
+    synchronized Map<AzureVm, PowerState> states() {
+        Map<AzureVm, PowerState> states = new LinkedHashMap<>();
+        vms.values().forEach(vm -> states.put(vm, overlaid(vm)));
+        return states;
+    }
+
+    private PowerState overlaid(AzureVm vm) {
+        PowerState listedState = vm.state();
+        PowerCall asked = askedSince.get(vm.vmName());
+        if (asked == null || listedState == PowerState.FAILED || listedState == PowerState.UNKNOWN) {
+            return listedState;
+        }
+        return switch (asked) {
+            case START -> listedState.active() ? listedState : PowerState.STARTING;
+            case DEALLOCATE, POWER_OFF -> listedState.active() ? PowerState.STOPPING : listedState;
+            case DELETE -> PowerState.STOPPING;
+        };
+    }
+}
