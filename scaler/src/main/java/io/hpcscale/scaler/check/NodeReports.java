@@ -1,5 +1,6 @@
 package io.hpcscale.scaler.check;
 
+import io.hpcscale.common.model.AgentDocument;
 import io.hpcscale.common.model.DocumentType;
 import io.hpcscale.common.model.VmDocument;
 import io.hpcscale.common.store.ClusterLoadStore;
@@ -25,6 +26,21 @@ public final class NodeReports implements AutoCloseable {
 
     /** @throws StoreException saying which store could not be opened or read, and why */
     public synchronized List<VmDocument> inPool(String pool) {
+        return new DocumentStore(open()).inPool(DocumentType.VMS, pool, VmDocument.class);
+    }
+
+    /**
+     * Whether any agent has written a heartbeat naming the pool: before the first, the store holds no nodes to
+     * compare, and that is no fault of the instances.
+     *
+     * @throws StoreException saying which store could not be opened or read, and why
+     */
+    public synchronized boolean anyAgentServes(String pool) {
+        return new DocumentStore(open()).all(DocumentType.AGENTS, AgentDocument.class).stream()
+                .anyMatch(agent -> agent.pools().contains(pool));
+    }
+
+    private ClusterLoadStore open() {
         if (store == null && openFailure == null) {
             try {
                 store = opener.get();
@@ -35,7 +51,7 @@ public final class NodeReports implements AutoCloseable {
         if (openFailure != null) {
             throw openFailure;
         }
-        return new DocumentStore(store).inPool(DocumentType.VMS, pool, VmDocument.class);
+        return store;
     }
 
     @Override

@@ -123,6 +123,14 @@ final class ConfigurationCheck implements AutoCloseable {
         findings.add(Finding.ok("instances: " + Words.count(instances.size(), "instance") + " listed by "
                 + provider.describe() + byState(instances)));
         try {
+            if (!nodes.anyAgentServes(name)) {
+                findings.add(Finding.ok("nodes: no agent has reported pool " + name + " yet, so its nodes are not "
+                        + "compared with the instances. Start the agent on the scheduler's head node with this "
+                        + "store (systemctl enable --now hpcscale-agent-pbs, or hpcscale-agent-slurm), then run "
+                        + "check again; until an agent reports, the scaler drains and stops nothing in the pool and "
+                        + "starts nothing beyond min"));
+                return findings;
+            }
             findings.addAll(NodeMatch.compare(name, provider.describe(), naming(name), instances,
                     nodes.inPool(name)));
         } catch (StoreException e) {

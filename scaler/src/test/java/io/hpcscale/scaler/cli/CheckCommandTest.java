@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hpcscale.common.model.AgentDocument;
 import io.hpcscale.common.model.NodeJobStatus;
 import io.hpcscale.common.model.VmDocument;
 import io.hpcscale.common.store.DocumentStore;
@@ -12,6 +13,7 @@ import io.hpcscale.scaler.cloud.azure.FakeArmServer;
 import io.hpcscale.scaler.cloud.azure.fake.FakeArm;
 import io.hpcscale.scaler.cloud.azure.fake.PowerState;
 import io.hpcscale.scaler.cloud.azure.fake.ScaleSetSpec;
+import io.hpcscale.scaler.cloud.azure.fake.ScaleSetTemplates;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -90,6 +92,8 @@ class CheckCommandTest {
                         0, 430000, 0, 0, 0, List.of(), null, now, null, "agent-head-pbs"));
             }
             new DocumentStore(store).upsert(documents);
+            new DocumentStore(store).upsert(List.of(new AgentDocument("agent-head-pbs", "pbs", "head", "test", now,
+                    1, List.of(pool), null, now, now)));
         }
     }
 
@@ -248,5 +252,70 @@ class CheckCommandTest {
         assertEquals(2, run.exitCode(), run.out() + run.err());
         assertTrue(run.err().contains("pool.hb.azure.resourceGroup is required")
                 && run.err().contains("pool.rack.command.list is required"), run.err());
+    }
+
+    @Test
+    void beforeAnyAgentReportsItSaysWhatToStartInsteadOfAProblemPerInstance() throws IOException {
+        arm.resourceGroup(rg, "westeurope", Map.of());
+        arm.scaleSet(ScaleSetSpec.uniform(rg, "hb").instances(3, PowerState.RUNNING));
+
+        Run run = check(config("hb"));
+
+        assertEquals(0, run.exitCode(), run.out() + run.err());
+        assertTrue(run.out().contains("no agent has reported pool hb yet")
+                && run.out().contains("systemctl enable --now hpcscale-agent-pbs"), run.out());
+        assertFalse(run.out().contains("does not report"), run.out());
+    }
+
+    @Test
+    void anOverprovisioningScaleSetIsAProblemNamingTheLineThatTurnsItOff() throws IOException {
+        arm.resourceGroup(rg, "westeurope", Map.of());
+        arm.scaleSet(ScaleSetSpec.uniform(rg, "hb").overprovision(true).instances(1, PowerState.RUNNING));
+
+        Run run = check(config("hb"));
+
+        assertEquals(1, run.exitCode(), run.out() + run.err());
+        assertTrue(run.out().contains("scale set hb overprovisions (properties.overprovision is true")
+                && run.out().contains("az vmss update --resource-group " + rg + " --name hb --set "
+                        + "overprovision=false"), run.out());
+    }
+
+    @Test
+    void aVmSizeTheSubscriptionMayNotUseIsAProblem() throws IOException {
+        arm.resourceGroup(rg, "southcentralus", Map.of());
+        arm.scaleSet(ScaleSetSpec.uniform(rg, "hb").sku("Standard_HC44rs").instances(1, PowerState.DEALLOCATED));
+        arm.sizes().restrict("Standard_HC44rs", "southcentralus");
+        try {
+            Run run = check(config("hb"));
+
+            assertEquals(1, run.exitCode(), run.out() + run.err());
+            assertTrue(run.out().contains("VM size Standard_HC44rs is restricted for subscription")
+                    && run.out().contains("NotAvailableForSubscription in southcentralus"), run.out());
+        } finally {
+            arm.sizes().unrestrict("Standard_HC44rs", "southcentralus");
+        }
+    }
+
+    @Test
+    void aTemplateIsReadThenValidatedByAzureAndItsGapsNamed() throws IOException {
+        arm.resourceGroup(rg, "westeurope", Map.of());
+        arm.scaleSet(ScaleSetSpec.uniform(rg, "hb").instances(1, PowerState.RUNNING));
+        Path good = ScaleSetTemplates.write(ScaleSetSpec.uniform(rg, "hb"), dir.resolve("good.json"));
+        String withoutCapacity = Files.readString(good).replace("\"capacity\":{\"type\":\"int\"},", "")
+                .replace("\"defaultValue\"", "\"description\"");
+        Path bad = Files.writeString(dir.resolve("bad.json"), withoutCapacity);
+        String growth = "pool.hb.azure.allowCreate = true";
+
+        Run valid = check(config("hb", growth, "pool.hb.azure.vmsPerScaleSet = 50",
+                "pool.hb.azure.template = " + good));
+        Run invalid = check(config("hb", growth, "pool.hb.azure.vmsPerScaleSet = 50",
+                "pool.hb.azure.template = " + bad));
+
+        assertTrue(valid.out().contains("Azure validates a deployment of it as scale set hb-2 (nothing deployed)"),
+                valid.out());
+        assertEquals(1, invalid.exitCode(), invalid.out() + invalid.err());
+        assertTrue(invalid.out().contains("declares no parameter capacity")
+                && invalid.out().contains("needs a value for its parameter customData"), invalid.out());
+        assertFalse(arm.state().scaleSet(rg, "hb-2").isPresent(), "validation deploys nothing");
     }
 }

@@ -51,11 +51,18 @@ record RequiredAction(String action, boolean onResourceGroup, String purpose) {
         if (pool.vmsPerScaleSet() > 0) {
             String spread = " (" + p + "azure.vmsPerScaleSet)";
             actions.add(new RequiredAction(SCALE_SET + "read", true, "to find the pool's other scale sets" + spread));
-            actions.add(new RequiredAction(SCALE_SET + "write", true, "to make new scale sets from the template"
-                    + spread + "; the role in docs/security.md leaves it out: add it"));
+            actions.add(new RequiredAction(SCALE_SET + "write", true, "to deploy new scale sets from "
+                    + p + "azure.template" + spread + "; the role in docs/security.md leaves it out: add it"));
+            actions.add(new RequiredAction("Microsoft.Resources/deployments/write", true, "to deploy "
+                    + p + "azure.template" + spread + "; the role in docs/security.md leaves it out: add it"));
+            actions.add(new RequiredAction("Microsoft.Resources/deployments/read", true, "to follow a deployment of "
+                    + p + "azure.template to its end" + spread));
+            actions.add(new RequiredAction("Microsoft.Resources/deployments/validate/action", true, "for check to "
+                    + "validate " + p + "azure.template" + spread));
             actions.add(new RequiredAction(SCALE_SET + "delete", true, "to delete a sealed scale set once empty"
                     + spread + "; the role in docs/security.md leaves it out: add it"));
-            actions.add(new RequiredAction("Microsoft.Resources/tags/write", false, "to seal a scale set with a tag"));
+            actions.add(new RequiredAction("Microsoft.Resources/tags/write", false, "to seal a scale set, and mark a "
+                    + "new one as the pool's, with a tag"));
             if (stop != StopAction.DELETE && !removalQueue) {
                 actions.add(new RequiredAction(SCALE_SET + "delete/action", false, "to delete the stopped "
                         + "instances of a sealed scale set" + spread));

@@ -3,6 +3,7 @@ package io.hpcscale.scaler.cloud.azure;
 import com.azure.core.management.exception.ManagementException;
 import com.azure.resourcemanager.authorization.fluent.PermissionsClient;
 import io.hpcscale.scaler.check.Finding;
+import io.hpcscale.scaler.cloud.CallGate;
 import io.hpcscale.scaler.cloud.CloudException;
 import io.hpcscale.scaler.cloud.NotFoundException;
 import io.hpcscale.scaler.plan.Words;
@@ -66,11 +67,60 @@ public final class ScaleSetCheck {
         }
         findings.add(Finding.ok("scale set " + pool.scaleSet() + ": " + model.mode() + ", "
                 + Words.count(model.capacity(), "instance") + " of " + model.vmSize() + " in " + model.location()
-                + ", " + (model.spot() ? "Spot priority (Azure may take instances back; the scaler counts those as "
-                        + "evictions)" : "regular priority")));
+                + ", " + (model.spot() ? "Spot priority with eviction policy " + model.evictionPolicy()
+                        + " (Azure may take instances back; the scaler counts those as evictions)"
+                        : "regular priority") + placement(model)));
+        if (model.overprovision()) {
+            findings.add(overprovisioning(pool));
+        }
         findings.add(vmSize(pool, model, shape));
         findings.add(permissions(pool, model, stop));
+        if (pool.template() != null) {
+            findings.add(template(pool));
+        }
         return new Result(findings, true);
+    }
+
+    private static String placement(ScaleSetModel model) {
+        if (model.singlePlacementGroup() == null || model.flexible()) {
+            return "";
+        }
+        return model.singlePlacementGroup() ? ", one placement group (one InfiniBand fabric, at most 100 instances)"
+                : ", several placement groups (no InfiniBand between them)";
+    }
+
+    /**
+     * The scaler starts and stops named instances and grows the scale set by a capacity; a scale set that
+     * overprovisions makes extra instances each time it grows and deletes them minutes later (Microsoft Learn,
+     * scale set design overview), after they may have booted and joined the scheduler.
+     */
+    private static Finding overprovisioning(AzurePoolSettings pool) {
+        return Finding.problem("scale set " + pool.scaleSet() + " overprovisions (properties.overprovision is true, "
+                + "the default for Uniform scale sets): each time it grows Azure makes extra instances and deletes "
+                + "them minutes later, after they may have booted and joined the scheduler. Turn it off: az vmss "
+                + "update --resource-group " + pool.resourceGroup() + " --name " + pool.scaleSet()
+                + " --set overprovision=false");
+    }
+
+    /** The template new scale sets are deployed from: read and checked here, then validated by Azure. */
+    private Finding template(AzurePoolSettings pool) throws InterruptedException {
+        ScaleSetTemplate template = new ScaleSetTemplate(pool);
+        List<String> problems = template.problems();
+        if (!problems.isEmpty()) {
+            return Finding.problem(template.describe() + " cannot be deployed as it is", problems);
+        }
+        String probeName = pool.scaleSet() + "-2";
+        try {
+            template.validate(clients, new LongOperations(clients.settings().operationTimeout(),
+                    CallGate.ALWAYS_OPEN, clients.pace()), probeName, 1);
+        } catch (CloudException e) {
+            return Finding.problem(e.getMessage());
+        } catch (RuntimeException e) {
+            return Finding.problem(ArmErrors.map("validate a deployment of " + template.describe() + " as "
+                    + probeName, e, 0).getMessage());
+        }
+        return Finding.ok(template.describe() + ": Azure validates a deployment of it as scale set " + probeName
+                + " (nothing deployed)");
     }
 
     private synchronized Finding signIn() throws InterruptedException {
@@ -158,6 +208,12 @@ public final class ScaleSetCheck {
                                     + p + "cpus and " + p + "memoryMb"));
         }
         VmSizeCatalog.Size s = size.get();
+        if (s.restricted() != null) {
+            return Finding.problem("VM size " + s.name() + " is restricted for subscription " + pool.subscriptionId()
+                    + " (" + s.restricted() + "): Azure refuses every start and growth with SkuNotAvailable. Ask "
+                    + "Microsoft for access to the size in the region (a quota support request), or give the scale "
+                    + "set another size");
+        }
         VmShape planned = shape.over(s.shape());
         List<String> given = new ArrayList<>();
         if (shape.cpus() != null) {

@@ -18,6 +18,7 @@ public final class ScaleSetSpec {
     private PowerState initialState = PowerState.RUNNING;
     private String computerNamePrefix;
     private Boolean singlePlacementGroup;
+    private boolean overprovision;
     private String priority = "Regular";
     private String evictionPolicy;
     private final Map<String, String> tags = new LinkedHashMap<>();
@@ -63,6 +64,15 @@ public final class ScaleSetSpec {
 
     public ScaleSetSpec singlePlacementGroup(boolean single) {
         this.singlePlacementGroup = single;
+        return this;
+    }
+
+    /**
+     * Uniform: overprovision as Azure does by default. Off unless asked: what hpcscale requires of a scale set
+     * (the default of a scale set made without saying is true; see {@link ScaleSet#overprovisions()}).
+     */
+    public ScaleSetSpec overprovision(boolean on) {
+        this.overprovision = on;
         return this;
     }
 
@@ -119,7 +129,7 @@ public final class ScaleSetSpec {
             singlePlacementGroup != null ? singlePlacementGroup : mode == OrchestrationMode.UNIFORM);
         if (mode == OrchestrationMode.UNIFORM) {
             properties.putObject("upgradePolicy").put("mode", "Manual");
-            properties.put("overprovision", false);
+            properties.put("overprovision", overprovision);
         } else {
             properties.put("platformFaultDomainCount", 1);
         }

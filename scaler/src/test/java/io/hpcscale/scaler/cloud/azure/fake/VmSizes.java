@@ -55,6 +55,11 @@ public final class VmSizes {
         return this;
     }
 
+    public synchronized VmSizes unrestrict(String size, String location) {
+        restricted.remove(key(size, location));
+        return this;
+    }
+
     public synchronized Size size(String name) {
         return sizes.get(name.toLowerCase());
     }
