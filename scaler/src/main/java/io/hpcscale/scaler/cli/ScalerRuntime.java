@@ -26,6 +26,8 @@ import io.hpcscale.scaler.run.RemovalInbox;
 import io.hpcscale.scaler.run.Scaler;
 import io.hpcscale.scaler.run.ScalerEvents;
 import io.hpcscale.scaler.run.ScalerLease;
+import io.hpcscale.scaler.cloud.azure.AzureClients;
+import io.hpcscale.scaler.cloud.azure.AzureSettings;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -36,6 +38,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 
 /** A scaler wired from the settings: store, lease, pools, providers, planner, event recorder and pool threads. */
 final class ScalerRuntime implements AutoCloseable {
@@ -79,7 +82,15 @@ final class ScalerRuntime implements AutoCloseable {
     }
 
     static ScalerRuntime start(Settings settings, Clock clock) {
-        return start(settings, clock, false);
+        return start(settings, clock, false, AzureClients::new);
+    }
+
+    /**
+     * A runtime whose azure pools use these clients: tests give clients that trust a local Resource Manager and
+     * keep the test's time, so that a half hour of cycles runs in seconds.
+     */
+    static ScalerRuntime start(Settings settings, Clock clock, Function<AzureSettings, AzureClients> azureClients) {
+        return start(settings, clock, false, azureClients);
     }
 
     /**
@@ -87,10 +98,11 @@ final class ScalerRuntime implements AutoCloseable {
      * missing SQLite file is an error rather than a new empty store and a user who may only read it can use them.
      */
     static ScalerRuntime forReading(Settings settings, Clock clock) {
-        return start(settings, clock, true);
+        return start(settings, clock, true, AzureClients::new);
     }
 
-    private static ScalerRuntime start(Settings settings, Clock clock, boolean readOnly) {
+    private static ScalerRuntime start(Settings settings, Clock clock, boolean readOnly,
+            Function<AzureSettings, AzureClients> azureClients) {
         Duration interval = settings.duration("scaler.interval");
         Duration leaseTtl = settings.optionalDuration("scaler.leaseTtl").orElse(interval.multipliedBy(3));
         if (leaseTtl.compareTo(interval.multipliedBy(2)) < 0) {
@@ -101,7 +113,7 @@ final class ScalerRuntime implements AutoCloseable {
         ActionGate gate = new ActionGate(clock);
         Map<String, PoolConfig> configs = PoolConfigs.fromSettings(settings);
         CloudProviders providers = new CloudProviders(settings, new ZtExecCommandRunner(), new SimulatedCloud(clock),
-                gate);
+                gate, azureClients);
         Observability observability = Observability.from(settings);
         Map<PoolConfig, CloudProvider> providerOf = new LinkedHashMap<>();
         List<String> problems = new ArrayList<>();

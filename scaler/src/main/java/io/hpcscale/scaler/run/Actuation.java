@@ -35,6 +35,7 @@ import io.hpcscale.scaler.fixed.TargetUnavailableException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -439,6 +440,8 @@ final class Actuation {
             }
             List<Plan.Start> failed = new ArrayList<>();
             List<String> started = new ArrayList<>();
+            // One event per reason a start is unfinished: a hundred Flexible starts sent at once are one line.
+            Map<String, List<String>> unfinishedBecause = new LinkedHashMap<>();
             for (Plan.Start start : attempt) {
                 if (results.failed().containsKey(start.instance())) {
                     failed.add(start);
@@ -446,8 +449,8 @@ final class Actuation {
                     started(start);
                     String unfinished = results.unfinished().get(start.instance());
                     if (unfinished != null) {
-                        event(EventKind.START, List.of(start.instance().id()), start.reason(),
-                                Outcome.unfinished(unfinished));
+                        unfinishedBecause.computeIfAbsent(unfinished, u -> new ArrayList<>())
+                                .add(start.instance().id());
                     } else {
                         started.add(start.instance().id());
                     }
@@ -456,6 +459,8 @@ final class Actuation {
             if (!started.isEmpty()) {
                 event(EventKind.START, started, attempt.get(0).reason(), Outcome.OK);
             }
+            String reason = attempt.get(0).reason();
+            unfinishedBecause.forEach((why, ids) -> event(EventKind.START, ids, reason, Outcome.unfinished(why)));
             Map<Instance, CloudException> failures = results.failed();
             boolean allQuota = !failed.isEmpty() && failed.stream()
                     .allMatch(f -> failures.get(f.instance()) instanceof QuotaException);

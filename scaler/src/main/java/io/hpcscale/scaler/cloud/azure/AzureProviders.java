@@ -16,16 +16,12 @@ public final class AzureProviders {
     private final CallGate gate;
     private final Clock clock;
 
+    /** Time (how long a scale set asked to grow has been short of it) is the clients' pace. */
     public AzureProviders(AzureClients clients, CallGate gate) {
-        this(clients, gate, Clock.systemUTC());
-    }
-
-    /** @param clock times how long a scale set asked to grow has been short of it (tests: a settable clock) */
-    public AzureProviders(AzureClients clients, CallGate gate, Clock clock) {
         this.clients = clients;
         this.sizes = new VmSizeCatalog(clients);
         this.gate = gate;
-        this.clock = clock;
+        this.clock = clients.pace().clock();
     }
 
     /** @throws io.hpcscale.common.config.ConfigException naming every setting the pool lacks or cannot use */

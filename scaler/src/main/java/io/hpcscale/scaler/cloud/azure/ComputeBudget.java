@@ -17,11 +17,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@code Microsoft.Compute/HighCostGetVMScaleSet3Min;187,Microsoft.Compute/HighCostGetVMScaleSet30Min;897}.
  * Listing a scale set's VMs spends the {@code HighCostGetVMScaleSet} buckets: about 190 requests per 3 minutes
  * and 900 per 30 minutes (../shared/notes/azure-as-it-really-behaves.md, after Microsoft Learn's compute
- * throttling limits and Giant Swarm's azure-operator). hpcscale keeps an allowance of its own for each: a quarter
- * of the bucket at most, refilled at half the bucket's rate, and lists only what the allowance has room for. The
+ * throttling limits and Giant Swarm's azure-operator). hpcscale keeps an allowance of its own for each: a tenth
+ * of the bucket at most, refilled at 40% of the bucket's rate, and lists only what the allowance has room for. The
  * pages of every scale set of the subscription share it: the more (and larger) scale sets, the longer between
- * listings; hpcscale never spends more than half of a bucket's refill, and never takes it below three quarters on
- * its own account. Other clients of the subscription spend the buckets too: when Azure reports one below a
+ * listings. Over any of a bucket's windows hpcscale spends at most half of it, and on its own account never takes
+ * it below nine tenths. Other clients of the subscription spend the buckets too: when Azure reports one below a
  * quarter, hpcscale lists nothing until it has refilled to half.
  */
 final class ComputeBudget {
@@ -35,9 +35,9 @@ final class ComputeBudget {
     static final Bucket LIST_3_MIN = new Bucket("HighCostGetVMScaleSet3Min", 190, Duration.ofMinutes(3));
     static final Bucket LIST_30_MIN = new Bucket("HighCostGetVMScaleSet30Min", 900, Duration.ofMinutes(30));
     /** hpcscale's burst, as a share of a bucket. */
-    private static final double BURST = 0.25;
-    /** hpcscale's rate, as a share of a bucket's refill. */
-    private static final double RATE = 0.5;
+    private static final double BURST = 0.10;
+    /** hpcscale's rate, as a share of a bucket's refill: with the burst, half a bucket over any of its windows. */
+    private static final double RATE = 0.40;
     /** Below this share reported, nothing is listed until the bucket is back at {@link #REFILLED}. */
     private static final double LOW_WATER = 0.25;
     private static final double REFILLED = 0.5;
@@ -45,7 +45,7 @@ final class ComputeBudget {
     private record Reading(int remaining, Instant at) {
     }
 
-    /** A token bucket of hpcscale's own: a quarter of a Compute bucket's capacity, refilled at half its rate. */
+    /** A token bucket of hpcscale's own: a tenth of a Compute bucket's capacity, refilled at 40% of its rate. */
     private static final class Allowance {
         private final Bucket bucket;
         private double tokens;

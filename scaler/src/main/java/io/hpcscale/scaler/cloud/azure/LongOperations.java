@@ -25,7 +25,8 @@ import java.time.Instant;
 final class LongOperations {
     /** How often an operation is polled when Azure does not say: the SDK's own default is 30 s. */
     static final Duration UNSAID_POLL_GAP = Duration.ofSeconds(15);
-    private static final Duration LONGEST_POLL_GAP = Duration.ofSeconds(30);
+    /** The longest gap between polls, whatever Retry-After says: an operation is seen to end within a minute. */
+    private static final Duration LONGEST_POLL_GAP = Duration.ofSeconds(60);
     private static final Duration SHORTEST_POLL_GAP = Duration.ofMillis(200);
     private static final Duration GATE_CHECK = Duration.ofMillis(500);
 

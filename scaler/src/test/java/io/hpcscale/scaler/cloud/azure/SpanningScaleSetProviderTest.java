@@ -45,8 +45,8 @@ class SpanningScaleSetProviderTest {
         values.put("pool.p.azure.template", ScaleSetTemplates.write(ScaleSetSpec.uniform(RG, "tm"),
                 dir.resolve("tm.json")).toString());
         Settings settings = FakeArmServer.settings(values);
-        return new AzureProviders(new AzureClients(AzureSettings.from(settings), null, pace), CallGate.ALWAYS_OPEN,
-                pace.clock()).forPool(settings.pool("p"));
+        return new AzureProviders(new AzureClients(AzureSettings.from(settings), null, pace), CallGate.ALWAYS_OPEN)
+                .forPool(settings.pool("p"));
     }
 
     @Test

@@ -86,6 +86,11 @@ public final class ArmState {
         }
     }
 
+    /** Replaces a scale set's model behind the SDK's back, as an administrator editing it in the portal would. */
+    public synchronized void replaceModel(String resourceGroup, String scaleSet, ObjectNode model) {
+        requireScaleSet(resourceGroup, scaleSet).replaceModel(model);
+    }
+
     public synchronized void setPowerState(String resourceGroup, String scaleSet, String instanceId,
                                            PowerState state) {
         instance(resourceGroup, scaleSet, instanceId).settle(state);
