@@ -517,6 +517,62 @@ class PlannerTest {
     }
 
     @Test
+    void anInstanceThatVanishesSoonAfterThePoolGrewIsAnOverprovisionedExtraNotAnEviction() {
+        PoolStateBuilder pool = new PoolStateBuilder().stopped(1);
+        pool.spot = true;
+        Instant grown = NOW.minus(Duration.ofMinutes(4));
+        pool.state = pool.state.grown(grown).withInstance(id(7), InstanceRecord.seenActive(grown.plusSeconds(40),
+                true));
+
+        PlanResult result = pool.plan();
+
+        assertTrue(found(result).isEmpty(), "no eviction event");
+        assertEquals(0, result.state().evictions());
+        assertFalse(result.state().inBackoff(NOW));
+        assertTrue(result.plan().notes().stream().anyMatch(n -> n.kind() == EventKind.OVERPROVISIONED
+                && n.message().contains("overprovisions")), result.plan().notes().toString());
+    }
+
+    @Test
+    void anInstanceThatVanishesLongAfterTheLastGrowthIsStillAnEviction() {
+        PoolStateBuilder pool = new PoolStateBuilder().stopped(1);
+        pool.spot = true;
+        Instant grown = NOW.minus(Duration.ofHours(2));
+        pool.state = pool.state.grown(grown).withInstance(id(7), InstanceRecord.seenActive(grown.plusSeconds(40),
+                false));
+
+        assertEquals(List.of(EventKind.EVICTED), found(pool.plan()));
+    }
+
+    @Test
+    void aVmWhoseProvisioningFailedIsAFailedBootWhenHpcscaleStartedItAndNeverStartedAgain() {
+        PoolStateBuilder pool = new PoolStateBuilder().instance(1, PowerState.FAILED);
+        pool.instances.set(0, new io.hpcscale.scaler.cloud.Instance(id(1), node(1), PowerState.FAILED,
+                new io.hpcscale.scaler.cloud.InstanceFailure("OSProvisioningTimedOut", "timed out", false)));
+        pool.booting(1, NOW.minus(Duration.ofMinutes(5)));
+        pool.queued("waiting", 16);
+
+        PlanResult result = pool.plan();
+
+        assertEquals(List.of(EventKind.FAILED_VM), found(result));
+        assertEquals(1, result.state().consecutiveBootFailures());
+        assertEquals(StopKind.BOOT_FAILURE, result.state().instance(id(1)).orElseThrow().stopKind());
+        assertTrue(started(result.plan()).isEmpty(), "a failed VM is not started again");
+    }
+
+    @Test
+    void anInstanceInAnUnknownPowerStateStartsNoBootClockAndIsNeitherStartedNorStopped() {
+        PoolStateBuilder pool = new PoolStateBuilder().instance(1, PowerState.UNKNOWN);
+        pool.queued("waiting", 16);
+
+        PlanResult result = pool.plan();
+
+        assertNull(result.state().bootingSince(id(1)));
+        assertTrue(started(result.plan()).isEmpty());
+        assertTrue(result.plan().stops().isEmpty());
+    }
+
+    @Test
     void anInstanceStoppedByAnotherHandIsRecordedButNotCountedAsAnEviction() {
         PoolStateBuilder pool = new PoolStateBuilder().instance(1, PowerState.STOPPED);
         pool.state = pool.state.withInstance(id(1), InstanceRecord.seenActive(NOW.minus(Duration.ofHours(1)), false));
