@@ -51,8 +51,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * Resource Manager requests per scaler cycle for a pool of 1,000 instances, Uniform and Flexible: steady, a
  * scale-up of 100 and a scale-down of 100, counted by the fake Resource Manager, through the real SDK and the
- * production credential. Listing pages are the fake's (50 instances); Azure's pages hold more, so its listings cost
- * fewer requests than these.
+ * production credential. Listing pages hold 50 instances, as Azure's do. The cycles follow each other at once, so
+ * after the first they plan from its listing (azure.minListInterval); what an hour costs against Compute's
+ * budgets is {@link ComputeBudgetBenchmark}'s.
  */
 @ExtendWith(FakeArmServer.class)
 class ArmRequestsBenchmark {

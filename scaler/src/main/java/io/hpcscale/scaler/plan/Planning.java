@@ -410,7 +410,11 @@ final class Planning {
             boolean reported = (vm != null && !vm.down()) || s.reportedInAnotherPool(instance.nodeName());
             InstanceRecord record = memory.instance(instance.id()).orElse(null);
             boolean bootingRecord = record != null && record.booting();
-            switch (instance.state()) {
+            // Starting by the listing, yet its node reports to the scheduler: it is up. The listing may be
+            // older than the node's report (listings are spaced out to spare Azure's budget).
+            PowerState state = instance.state() == PowerState.STARTING && fresh && reported && !agentless()
+                    ? PowerState.RUNNING : instance.state();
+            switch (state) {
                 case STARTING -> booting.add(instance);
                 case RUNNING -> {
                     if (bootingRecord && !(fresh && reported) && !agentless()) {

@@ -72,14 +72,15 @@ public final class AzureScaleSetProvider implements CloudProvider {
         ScaleSetDriver d = driver();
         if (listing.due()) {
             int pages = listing.pages();
-            Duration wait = budget.waitBeforeListing(pages);
+            Duration wait = budget.waitBeforeListing(pool.describe(), pages, listing.usable());
             if (wait.isZero()) {
                 listNow(d);
             } else if (!listing.usable()) {
                 throw new CloudException("cannot list " + describe() + " yet: " + ComputeBudget.why(pages, wait));
             } else {
                 log.debug("pool={} plans from the listing of {}: {}", pool.pool(), listing.listedAt(),
-                        ComputeBudget.why(pages, wait));
+                        wait.equals(ComputeBudget.TURN) ? "a scale set listed longer ago goes first"
+                                : ComputeBudget.why(pages, wait));
             }
         }
         List<Instance> instances = new ArrayList<>();
@@ -95,7 +96,7 @@ public final class AzureScaleSetProvider implements CloudProvider {
         } catch (RuntimeException e) {
             throw ArmErrors.map("list the instances of " + pool.describe(), e, 0);
         }
-        budget.spentOnListing(result.pages());
+        budget.spentOnListing(pool.describe(), result.pages());
         listing.listed(result.vms(), result.pages(), clients.pace().clock().instant());
         if (result.skippedWithoutName() != unnamedWarnedAbout) {
             unnamedWarnedAbout = result.skippedWithoutName();

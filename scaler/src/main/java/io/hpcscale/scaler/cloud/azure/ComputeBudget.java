@@ -4,6 +4,7 @@ import io.hpcscale.common.config.Durations;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -41,6 +42,10 @@ final class ComputeBudget {
     /** Below this share reported, nothing is listed until the bucket is back at {@link #REFILLED}. */
     private static final double LOW_WATER = 0.25;
     private static final double REFILLED = 0.5;
+    /** A scale set that asked within this (a few cycles) is still waiting for its turn. */
+    private static final Duration STILL_WAITING = Duration.ofMinutes(3);
+    /** What a scale set with a listing waits while one listed longer ago takes the room first. */
+    static final Duration TURN = Duration.ofSeconds(1);
 
     private record Reading(int remaining, Instant at) {
     }
@@ -81,6 +86,9 @@ final class ComputeBudget {
     private final Clock clock;
     private final Map<String, Allowance> allowances = new LinkedHashMap<>();
     private final Map<String, Reading> reported = new ConcurrentHashMap<>();
+    private final Map<String, Instant> lastListed = new HashMap<>();
+    /** Scale sets that asked for a listing, and when they last asked: a turn is kept for them a while. */
+    private final Map<String, Instant> waiting = new HashMap<>();
 
     ComputeBudget(Clock clock) {
         this.clock = clock;
@@ -112,16 +120,39 @@ final class ComputeBudget {
     }
 
     /**
-     * How long before a listing of {@code pages} requests may go out: zero when hpcscale's allowances have room for
-     * it and Azure reports no listing bucket low.
+     * How long before a listing of {@code pages} requests of {@code scaleSet} may go out: zero when hpcscale's
+     * allowances have room for it, Azure reports no listing bucket low, and no scale set listed longer ago (or never)
+     * is waiting for the same room. When the budget is short, the scale set listed longest ago goes first, so that
+     * with many scale sets each is listed in turn and none waits for its first listing behind others' second.
+     *
+     * @param listed whether the scale set has a listing to plan from meanwhile
      */
-    synchronized Duration waitBeforeListing(int pages) {
+    synchronized Duration waitBeforeListing(String scaleSet, int pages, boolean listed) {
         Instant now = clock.instant();
+        Instant mine = lastListed.get(scaleSet);
+        waiting.put(scaleSet, now);
         Duration wait = waitForAzure();
         for (Allowance allowance : allowances.values()) {
             wait = max(wait, allowance.until(pages, now));
         }
+        if (wait.isZero() && listed && olderWaiting(scaleSet, mine, now)) {
+            return TURN;
+        }
         return wait;
+    }
+
+    /** Whether another scale set listed before {@code mine} (or never) asked for a listing lately. */
+    private boolean olderWaiting(String scaleSet, Instant mine, Instant now) {
+        for (Map.Entry<String, Instant> other : waiting.entrySet()) {
+            if (other.getKey().equals(scaleSet) || other.getValue().isBefore(now.minus(STILL_WAITING))) {
+                continue;
+            }
+            Instant theirs = lastListed.get(other.getKey());
+            if (theirs == null || (mine != null && theirs.isBefore(mine))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -143,10 +174,12 @@ final class ComputeBudget {
         return wait;
     }
 
-    /** A listing of {@code pages} requests went out. */
-    synchronized void spentOnListing(int pages) {
+    /** A listing of {@code scaleSet} of {@code pages} requests went out. */
+    synchronized void spentOnListing(String scaleSet, int pages) {
         Instant now = clock.instant();
         allowances.values().forEach(a -> a.spend(pages, now));
+        lastListed.put(scaleSet, now);
+        waiting.remove(scaleSet);
     }
 
     /** What Azure last reported of each bucket, for status and the benchmark: "HighCostGetVMScaleSet3Min 187". */

@@ -337,4 +337,21 @@ class AzureAsItReallyAnswersTest {
         assertEquals(7, later.size(), "the extra is gone");
         assertEquals(7, arm.state().scaleSet(rg, "hb").orElseThrow().capacity());
     }
+
+    @Test
+    void aBatchRefusedForOneVanishedInstanceIsAskedAgainAtOnceWithoutIt() throws Exception {
+        arm.scaleSet(ScaleSetSpec.uniform(rg, "hb").instances(3, RUNNING));
+        CloudProvider provider = provider("hb");
+        List<Instance> instances = provider.list();
+        arm.state().deleteInstance(rg, "hb", "1");
+
+        InstanceResults results = provider.stop(instances, io.hpcscale.scaler.pool.StopAction.DEALLOCATE);
+
+        List<io.hpcscale.scaler.cloud.azure.fake.RequestLog.Entry> calls = arm.log().entries(
+                RequestKind.DEALLOCATE).stream().filter(e -> e.path().contains(rg)).toList();
+        assertEquals(2, calls.size(), "refused for hb_1, then asked without it");
+        assertTrue(calls.get(1).body().contains("\"instanceIds\":[\"0\",\"2\"]"), calls.get(1).body());
+        assertEquals(3, results.done().size(), "the two deallocated, and the vanished one is no longer running");
+        assertEquals(DEALLOCATED, arm.state().instance(rg, "hb", "0").powerState());
+    }
 }

@@ -86,6 +86,11 @@ public final class ArmState {
         }
     }
 
+    /** Deletes an instance behind the SDK's back, as the portal or another tool would. */
+    public synchronized void deleteInstance(String resourceGroup, String scaleSet, String instanceId) {
+        requireScaleSet(resourceGroup, scaleSet).removeInstance(instance(resourceGroup, scaleSet, instanceId));
+    }
+
     /** Replaces a scale set's model behind the SDK's back, as an administrator editing it in the portal would. */
     public synchronized void replaceModel(String resourceGroup, String scaleSet, ObjectNode model) {
         requireScaleSet(resourceGroup, scaleSet).replaceModel(model);

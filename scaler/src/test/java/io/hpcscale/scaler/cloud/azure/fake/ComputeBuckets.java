@@ -44,10 +44,12 @@ public final class ComputeBuckets {
         Instant at;
         long spent;
         long refused;
+        double lowest;
 
         Bucket(Limit limit, Instant now) {
             this.limit = limit;
             this.tokens = limit.capacity();
+            this.lowest = limit.capacity();
             this.at = now;
         }
 
@@ -108,6 +110,7 @@ public final class ComputeBuckets {
         charged.forEach(b -> {
             b.tokens -= 1;
             b.spent++;
+            b.lowest = Math.min(b.lowest, b.tokens);
         });
         return header(charged, now);
     }
@@ -124,13 +127,17 @@ public final class ComputeBuckets {
         buckets.clear();
     }
 
-    /** Requests spent and refused per bucket name (per-operation buckets summed), for tests and the benchmark. */
+    /**
+     * Per bucket name: requests spent, requests refused (per-operation buckets summed), and the lowest level the
+     * bucket fell to (of any one operation's), for tests and the benchmark.
+     */
     public synchronized Map<String, long[]> counts() {
         Map<String, long[]> counts = new LinkedHashMap<>();
         for (Bucket bucket : buckets.values()) {
-            long[] c = counts.computeIfAbsent(bucket.limit.name(), n -> new long[2]);
+            long[] c = counts.computeIfAbsent(bucket.limit.name(), n -> new long[] {0, 0, bucket.limit.capacity()});
             c[0] += bucket.spent;
             c[1] += bucket.refused;
+            c[2] = Math.min(c[2], (long) Math.floor(bucket.lowest));
         }
         return counts;
     }
