@@ -92,6 +92,22 @@ class AzureThroughTheScalerTest {
         return new ConfigLoader(ConfigCatalog.standard()).fromMap(values, Component.SCALER);
     }
 
+    /** The same settings as a file for the real commands, which read the configuration from disk. */
+    private Path configFile(String pool, String scaleSet, String... more) throws java.io.IOException {
+        List<String> lines = new ArrayList<>(List.of(
+                "store.sqlite.path = " + dir.resolve("clusterload.db"),
+                "azure.cloud = custom",
+                "azure.resourceManagerEndpoint = " + arm.baseUrl() + "/",
+                "azure.subscriptionId = " + arm.subscriptionId(),
+                "pool." + pool + ".provider = azure",
+                "pool." + pool + ".azure.resourceGroup = " + rg,
+                "pool." + pool + ".azure.scaleSet = " + scaleSet));
+        for (int i = 0; i + 1 < more.length; i += 2) {
+            lines.add(more[i] + " = " + more[i + 1]);
+        }
+        return Files.write(dir.resolve("hpcscale.properties"), lines);
+    }
+
     private ScalerRuntime runtime(Settings settings) {
         return ScalerRuntime.start(settings, clock, azure -> new AzureClients(azure, null, pace));
     }
@@ -163,17 +179,7 @@ class AzureThroughTheScalerTest {
         arm.faults().inject("GET", "/resourceGroups/" + rg + "/providers/Microsoft.Compute/virtualMachineScaleSets/hb"
                 + "/virtualMachines$", 1, Fault.tooManyRequests(1200));
         Settings settings = settings("hb", "hb");
-        Path config = dir.resolve("hpcscale.properties");
-        List<String> lines = new ArrayList<>();
-        lines.add("store.sqlite.path = " + dir.resolve("clusterload.db"));
-        lines.add("azure.cloud = custom");
-        lines.add("azure.resourceManagerEndpoint = " + arm.baseUrl() + "/");
-        lines.add("azure.subscriptionId = " + arm.subscriptionId());
-        lines.add("pool.hb.provider = azure");
-        lines.add("pool.hb.max = 10");
-        lines.add("pool.hb.azure.resourceGroup = " + rg);
-        lines.add("pool.hb.azure.scaleSet = hb");
-        Files.write(config, lines);
+        Path config = configFile("hb", "hb", "pool.hb.max", "10");
 
         try (ScalerRuntime runtime = runtime(settings)) {
             runtime.serviceCycle(clock.instant());
@@ -207,17 +213,7 @@ class AzureThroughTheScalerTest {
                 clock);
         agent.submit(110, Duration.ofHours(1));
         agent.step();
-        Path config = dir.resolve("hpcscale.properties");
-        Files.write(config, List.of(
-                "store.sqlite.path = " + dir.resolve("clusterload.db"),
-                "azure.cloud = custom",
-                "azure.resourceManagerEndpoint = " + arm.baseUrl() + "/",
-                "azure.subscriptionId = " + arm.subscriptionId(),
-                "pool.fx.provider = azure",
-                "pool.fx.max = 120",
-                "pool.fx.maxStartPerCycle = 120",
-                "pool.fx.azure.resourceGroup = " + rg,
-                "pool.fx.azure.scaleSet = fx"));
+        Path config = configFile("fx", "fx", "pool.fx.max", "120", "pool.fx.maxStartPerCycle", "120");
 
         String once = ScalerCommandLine.once(config);
 
@@ -243,16 +239,7 @@ class AzureThroughTheScalerTest {
                 clock);
         agent.submit(5, Duration.ofHours(1));
         agent.step();
-        Path config = dir.resolve("hpcscale.properties");
-        Files.write(config, List.of(
-                "store.sqlite.path = " + dir.resolve("clusterload.db"),
-                "azure.cloud = custom",
-                "azure.resourceManagerEndpoint = " + arm.baseUrl() + "/",
-                "azure.subscriptionId = " + arm.subscriptionId(),
-                "pool.hb.provider = azure",
-                "pool.hb.max = 5",
-                "pool.hb.azure.resourceGroup = " + rg,
-                "pool.hb.azure.scaleSet = hb"));
+        Path config = configFile("hb", "hb", "pool.hb.max", "5");
 
         String once = ScalerCommandLine.once(config);
         ScalerCommandLine.Run status = ScalerCommandLine.run("status", "--config", config.toString());
