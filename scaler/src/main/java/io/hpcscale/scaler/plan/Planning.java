@@ -240,10 +240,10 @@ final class Planning {
                 continue;
             }
             if (overprovisionedExtra(gone.getValue())) {
-                notes.add(new Note(EventKind.OVERPROVISIONED, "instance " + gone.getKey() + " appeared when the pool "
-                        + "grew at " + memory.grownAt() + " and is gone again: the scale set overprovisions (Azure "
-                        + "makes extra instances and deletes them); not an eviction. Turn overprovisioning off: "
-                        + "hpcscale-scaler check names the setting"));
+                notes.add(new Note(EventKind.OVERPROVISIONED, "instance " + gone.getKey() + " appeared beyond what "
+                        + "was asked when the pool grew at " + memory.grownAt() + " and is gone again: the scale set "
+                        + "overprovisions (Azure makes extra instances and deletes them), which is no eviction; "
+                        + "hpcscale-scaler check says whether it does and how to turn it off"));
             } else {
                 foundStoppedElsewhere(gone.getKey(), gone.getKey(), "is gone from the cloud's listing");
             }
@@ -259,6 +259,12 @@ final class Planning {
                 continue;
             }
             if (instance.state() == PowerState.FAILED) {
+                if (record == null && creating != null && attributed < creating.count()) {
+                    // One of the instances the growth asked for, failed: a failed boot of hpcscale's.
+                    attributed++;
+                    record = InstanceRecord.seenActive(creating.at(), true).started(creating.at(),
+                            creating.reason());
+                }
                 record = failedVm(instance, record);
                 if (record != null) {
                     records.put(instance.id(), record);
@@ -301,16 +307,22 @@ final class Planning {
         }
     }
 
+    /** Whether the node ran a job after hpcscale started its instance. */
+    private static boolean busySince(VmDocument vm, InstanceRecord record) {
+        return vm != null && record != null && record.startedAt() != null
+                && (!vm.jobIds().isEmpty() || (vm.lastBusyAt() != null && vm.lastBusyAt().isAfter(record.startedAt())));
+    }
+
     /**
      * Whether an instance gone from the listing is one a scale set that overprovisions made beyond what was asked
-     * and then deleted: it appeared at or after hpcscale's last growth, and is gone within
-     * {@link #OVERPROVISION_WINDOW} of it (Microsoft Learn, scale set design overview: Azure "spins up more VMs than
+     * and then deleted: found active at or after hpcscale's last growth without being one of the instances asked
+     * for (those are attributed to the growth), and gone within {@link #OVERPROVISION_WINDOW} of it (Microsoft Learn, scale set design overview: Azure "spins up more VMs than
      * you asked for, then deletes the extra VMs").
      */
     private boolean overprovisionedExtra(InstanceRecord record) {
         Instant grown = memory.grownAt();
-        return grown != null && record.startedAt() != null && !record.startedAt().isBefore(grown)
-                && now.isBefore(grown.plus(OVERPROVISION_WINDOW));
+        return grown != null && !record.startedByHpcscale() && record.startedAt() != null
+                && !record.startedAt().isBefore(grown) && now.isBefore(grown.plus(OVERPROVISION_WINDOW));
     }
 
     /**
@@ -410,10 +422,11 @@ final class Planning {
             boolean reported = (vm != null && !vm.down()) || s.reportedInAnotherPool(instance.nodeName());
             InstanceRecord record = memory.instance(instance.id()).orElse(null);
             boolean bootingRecord = record != null && record.booting();
-            // Starting by the listing, yet its node reports to the scheduler: it is up. The listing may be
-            // older than the node's report (listings are spaced out to spare Azure's budget).
+            // Starting by the listing, yet its node took a job since hpcscale started it: it is up. The listing
+            // may be older than that (listings are spaced out to spare Azure's budget). A node merely reported
+            // is no proof: the scheduler shows a node it has not yet seen go down.
             PowerState state = instance.state() == PowerState.STARTING && fresh && reported && !agentless()
-                    ? PowerState.RUNNING : instance.state();
+                    && busySince(vm, record) ? PowerState.RUNNING : instance.state();
             switch (state) {
                 case STARTING -> booting.add(instance);
                 case RUNNING -> {

@@ -6,6 +6,7 @@ import static io.hpcscale.scaler.plan.PoolStateBuilder.node;
 import static io.hpcscale.scaler.plan.PoolStateBuilder.vm;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -570,6 +571,45 @@ class PlannerTest {
         assertNull(result.state().bootingSince(id(1)));
         assertTrue(started(result.plan()).isEmpty());
         assertTrue(result.plan().stops().isEmpty());
+    }
+
+    @Test
+    void anInstanceListedStartingWhoseNodeTookAJobSinceItsStartIsUp() {
+        PoolStateBuilder pool = new PoolStateBuilder().instance(1, PowerState.STARTING);
+        pool.booting(1, NOW.minus(Duration.ofMinutes(4)));
+        pool.vms.add(PoolStateBuilder.vm(1, NodeJobStatus.Busy, 16, List.of("7.pbs"), false, false,
+                NOW.minusSeconds(30), null));
+
+        PlanResult result = pool.plan();
+
+        assertNull(result.state().bootingSince(id(1)), "its node runs a job: the boot is over");
+    }
+
+    @Test
+    void anInstanceListedStartingWhoseNodeMerelyReportsKeepsBooting() {
+        PoolStateBuilder pool = new PoolStateBuilder().instance(1, PowerState.STARTING);
+        pool.booting(1, NOW.minus(Duration.ofMinutes(4)));
+        pool.vms.add(PoolStateBuilder.vm(1, NodeJobStatus.Free, 0, List.of(), false, false,
+                NOW.minus(Duration.ofHours(1)), null));
+
+        PlanResult result = pool.plan();
+
+        assertNotNull(result.state().bootingSince(id(1)), "a node the scheduler has not yet seen go down is no proof");
+        assertTrue(result.plan().drains().isEmpty());
+    }
+
+    @Test
+    void anInstanceAGrowthAskedForThatFailedIsAFailedBoot() {
+        PoolStateBuilder pool = new PoolStateBuilder().instance(1, PowerState.FAILED);
+        pool.instances.set(0, new io.hpcscale.scaler.cloud.Instance(id(1), node(1), PowerState.FAILED,
+                new io.hpcscale.scaler.cloud.InstanceFailure("AllocationFailed", "no room", true)));
+        pool.state = pool.state.withPendingCreate(new ScalerStateDocument.PendingCreate(1,
+                NOW.minus(Duration.ofMinutes(2)), "jobs"));
+
+        PlanResult result = pool.plan();
+
+        assertEquals(List.of(EventKind.FAILED_VM), found(result));
+        assertEquals(1, result.state().consecutiveBootFailures());
     }
 
     @Test

@@ -61,6 +61,10 @@ final class ArmListing {
         while (url != null) {
             JsonNode page = get(pipeline, url);
             pages++;
+            if (!page.path("value").isArray()) {
+                // An empty reply would read as "no VMs": it is no answer at all.
+                throw new IllegalStateException("Resource Manager's listing page " + pages + " has no value array");
+            }
             for (JsonNode vm : page.path("value")) {
                 String name = vm.path("name").asText("");
                 if (name.isBlank()) {
@@ -106,13 +110,22 @@ final class ArmListing {
         try (HttpResponse response = pipeline.sendSync(new HttpRequest(HttpMethod.GET, url), Context.NONE)) {
             byte[] body = response.getBodyAsBinaryData().toBytes();
             if (response.getStatusCode() / 100 != 2) {
-                ManagementError error = ArmErrors.parseError(body);
+                ManagementError error = errorOf(body);
                 throw new ManagementException("Status code " + response.getStatusCode() + (error == null ? ""
                         : ", " + error.getCode() + ": " + error.getMessage()), response, error);
             }
             return JSON.readTree(body);
         } catch (IOException e) {
             throw new IllegalStateException("Resource Manager's listing could not be read: " + e.getMessage(), e);
+        }
+    }
+
+    /** Azure's error in a reply body, or null when the body is none or not JSON (a gateway's HTML page). */
+    private static ManagementError errorOf(byte[] body) {
+        try {
+            return ArmErrors.parseError(body);
+        } catch (IOException e) {
+            return null;
         }
     }
 

@@ -4,6 +4,7 @@ import com.azure.core.util.Context;
 import com.azure.core.util.polling.SyncPoller;
 import com.azure.resourcemanager.compute.models.Sku;
 import com.azure.resourcemanager.compute.models.VirtualMachineScaleSetUpdate;
+import io.hpcscale.common.config.Durations;
 import io.hpcscale.scaler.cloud.CallGate;
 import io.hpcscale.scaler.cloud.CapacityException;
 import io.hpcscale.scaler.cloud.CloudException;
@@ -94,6 +95,7 @@ public final class AzureScaleSetProvider implements CloudProvider {
         try {
             result = d.list();
         } catch (RuntimeException e) {
+            budget.listingFailed(pool.describe());
             throw ArmErrors.map("list the instances of " + pool.describe(), e, 0);
         }
         budget.spentOnListing(pool.describe(), result.pages());
@@ -112,6 +114,30 @@ public final class AzureScaleSetProvider implements CloudProvider {
                 : new InstanceFailure(vm.failureCode(), vm.failureMessage(),
                         ArmErrors.isCapacity(vm.failureCode()));
         return new Instance(vm.vmName(), pool.nodeNaming().nodeName(vm), state, failure);
+    }
+
+    /**
+     * A listing made now, whatever hpcscale's allowance says (its cost is owed), for a decision that must not rest
+     * on an older one: what a sealed scale set still holds before its instances or itself are deleted.
+     *
+     * @throws CloudException when Azure reports the listing budget low, or the listing fails
+     */
+    List<Instance> listFresh() throws CloudException {
+        Duration wait = budget.waitForAzure();
+        if (!wait.isZero()) {
+            throw new CloudException("cannot list " + describe() + " now: Azure reports Compute's "
+                    + "HighCostGetVMScaleSet budget low; the next listing in " + Durations.human(wait));
+        }
+        budget.owe(pool.describe(), listing.pages());
+        listNow(driver());
+        List<Instance> instances = new ArrayList<>();
+        listing.states().forEach((vm, state) -> instances.add(instance(vm, state)));
+        return instances;
+    }
+
+    /** Instances were added by other means (a deployment): the last listing lacks them. */
+    void grown() {
+        listing.grew();
     }
 
     @Override
@@ -146,7 +172,8 @@ public final class AzureScaleSetProvider implements CloudProvider {
         int cores = model == null ? 0 : sizes.knownVcpus(pool.subscriptionId(), model.location(), model.vmSize());
         InstanceResults.Builder results = new InstanceResults.Builder();
         Map<RuntimeException, CloudException> mapped = new HashMap<>();
-        List<String> reached = new ArrayList<>();
+        List<String> sent = new ArrayList<>();
+        List<String> finished = new ArrayList<>();
         for (Instance instance : instances) {
             RuntimeException failure = outcomes.failure(instance.id());
             String unfinished = outcomes.unfinishedBecause(instance.id());
@@ -155,13 +182,14 @@ public final class AzureScaleSetProvider implements CloudProvider {
                         cores))));
             } else if (unfinished != null) {
                 results.unfinished(instance, unfinished);
-                reached.add(instance.id());
+                sent.add(instance.id());
             } else {
                 results.done(instance);
-                reached.add(instance.id());
+                finished.add(instance.id());
             }
         }
-        listing.asked(call, reached);
+        listing.asked(call, sent, false);
+        listing.asked(call, finished, true);
         return results.build();
     }
 
@@ -201,6 +229,7 @@ public final class AzureScaleSetProvider implements CloudProvider {
             return;
         }
         try {
+            budget.owe(pool.describe(), listing.pages());
             listNow(d);
         } catch (CloudException e) {
             return;
@@ -262,6 +291,7 @@ public final class AzureScaleSetProvider implements CloudProvider {
             return new CreateResult(created, failure);
         }
         try {
+            budget.owe(pool.describe(), listing.pages());
             listNow(driver());
             listing.states().forEach((vm, state) -> {
                 if (!before.contains(vm.vmName())) {

@@ -89,6 +89,8 @@ final class ComputeBudget {
     private final Map<String, Instant> lastListed = new HashMap<>();
     /** Scale sets that asked for a listing, and when they last asked: a turn is kept for them a while. */
     private final Map<String, Instant> waiting = new HashMap<>();
+    /** Pages taken from the allowances for a listing under way, by scale set. */
+    private final Map<String, Integer> reserved = new HashMap<>();
 
     ComputeBudget(Clock clock) {
         this.clock = clock;
@@ -131,12 +133,35 @@ final class ComputeBudget {
         Instant now = clock.instant();
         Instant mine = lastListed.get(scaleSet);
         waiting.put(scaleSet, now);
-        Duration wait = waitForAzure();
+        Duration wait = max(waitForAzure(), allowanceWait(pages, now));
+        if (wait.isZero() && listed && !allowanceWait(2 * pages, now).isZero()
+                && olderWaiting(scaleSet, mine, now)) {
+            return TURN;
+        }
+        if (wait.isZero()) {
+            reserve(scaleSet, pages, now);
+        }
+        return wait;
+    }
+
+    /**
+     * A listing of {@code scaleSet} that must go out whatever the allowance says (to see what a failed call or a
+     * growth did): its expected cost is taken now, as a debt that delays the next ones.
+     */
+    synchronized void owe(String scaleSet, int pages) {
+        reserve(scaleSet, pages, clock.instant());
+    }
+
+    /** Taken at once, so that pools listing in parallel cannot both spend the same room. */
+    private void reserve(String scaleSet, int pages, Instant now) {
+        allowances.values().forEach(a -> a.spend(pages, now));
+        reserved.merge(scaleSet, pages, Integer::sum);
+    }
+
+    private Duration allowanceWait(int pages, Instant now) {
+        Duration wait = Duration.ZERO;
         for (Allowance allowance : allowances.values()) {
             wait = max(wait, allowance.until(pages, now));
-        }
-        if (wait.isZero() && listed && olderWaiting(scaleSet, mine, now)) {
-            return TURN;
         }
         return wait;
     }
@@ -174,11 +199,23 @@ final class ComputeBudget {
         return wait;
     }
 
-    /** A listing of {@code scaleSet} of {@code pages} requests went out. */
+    /** A listing of {@code scaleSet} went out and took {@code pages} requests: what was reserved is corrected. */
     synchronized void spentOnListing(String scaleSet, int pages) {
         Instant now = clock.instant();
-        allowances.values().forEach(a -> a.spend(pages, now));
+        int difference = pages - reserved.getOrDefault(scaleSet, 0);
+        allowances.values().forEach(a -> a.spend(difference, now));
+        reserved.remove(scaleSet);
         lastListed.put(scaleSet, now);
+        waiting.remove(scaleSet);
+    }
+
+    /**
+     * A listing of {@code scaleSet} failed: what was reserved stays spent (some pages went out), and it has had its
+     * turn, so that a scale set whose listing keeps failing holds no other back.
+     */
+    synchronized void listingFailed(String scaleSet) {
+        reserved.remove(scaleSet);
+        lastListed.put(scaleSet, clock.instant());
         waiting.remove(scaleSet);
     }
 

@@ -28,12 +28,16 @@ enum PowerCall {
         return verb;
     }
 
-    /** Whether a VM listed in this state (null: no longer listed) shows the call took effect. */
+    /**
+     * Whether a VM listed in this state (null: no longer listed) shows the call took effect. An unknown or failed
+     * state shows nothing, and a VM still listed may be being deallocated rather than deleted.
+     */
     boolean tookEffect(PowerState state) {
         return switch (this) {
             case START -> state != null && state.active();
-            case DEALLOCATE, POWER_OFF -> state == null || !state.active();
-            case DELETE -> state == null || state == PowerState.STOPPING;
+            case DEALLOCATE, POWER_OFF -> state == null || state == PowerState.STOPPING
+                    || state == PowerState.STOPPED;
+            case DELETE -> state == null;
         };
     }
 }

@@ -16,18 +16,26 @@ import java.util.Map;
  * <p>Listing a scale set's VMs spends Compute's scarcest budget (see {@link ComputeBudget}), so a scale set is
  * listed at most once per {@code azure.minListInterval}, as cluster-autoscaler caches each scale set's VMs for
  * five minutes. The cycles in between plan from this listing with hpcscale's own calls laid over it: an instance
- * asked to start shows starting, one asked to stop or be deleted shows stopping, until a fresh listing says what
- * Azure made of it. After the scale set grew, the listing is stale until listed again: the new instances are not
- * in it.
+ * whose start Azure finished shows running, one whose start was only sent shows starting, one asked to stop or be
+ * deleted shows stopping, until a listing shows what Azure made of it. A call stays laid over a fresh listing for
+ * {@link #SETTLING} unless that listing already shows it took effect: a Flexible call is sent, not waited for, and
+ * a listing made a moment later may not show it yet. After the scale set grew, the listing is stale until listed
+ * again: the new instances are not in it.
  */
 final class ScaleSetListing {
+    /** How long a call may take to show in a listing. */
+    static final Duration SETTLING = Duration.ofMinutes(2);
+
+    private record Ask(PowerCall call, Instant at, boolean finished) {
+    }
+
     private final Clock clock;
     private final Duration minInterval;
     private Map<String, AzureVm> vms;
     private Instant listedAt;
     private int pages;
     private boolean stale;
-    private final Map<String, PowerCall> askedSince = new HashMap<>();
+    private final Map<String, Ask> askedSince = new HashMap<>();
 
     ScaleSetListing(Clock clock, Duration minInterval) {
         this.clock = clock;
@@ -53,6 +61,7 @@ final class ScaleSetListing {
         return listedAt;
     }
 
+    /** A fresh listing: calls it shows took effect, and calls older than {@link #SETTLING}, are laid over no more. */
     synchronized void listed(List<AzureVm> listing, int pagesTaken, Instant at) {
         Map<String, AzureVm> byName = new LinkedHashMap<>();
         listing.forEach(vm -> byName.put(vm.vmName(), vm));
@@ -60,12 +69,19 @@ final class ScaleSetListing {
         pages = pagesTaken;
         listedAt = at;
         stale = false;
-        askedSince.clear();
+        askedSince.entrySet().removeIf(e -> !e.getValue().at().isAfter(at.minus(SETTLING))
+                || e.getValue().call().tookEffect(byName.containsKey(e.getKey())
+                        ? byName.get(e.getKey()).state() : null));
     }
 
-    /** A call Azure accepted (or may have carried out) for these VMs, by name. */
-    synchronized void asked(PowerCall call, Collection<String> vmNames) {
-        vmNames.forEach(name -> askedSince.put(name, call));
+    /**
+     * A call Azure accepted for these VMs, by name.
+     *
+     * @param finished Azure said the operation succeeded (not only that it accepted it)
+     */
+    synchronized void asked(PowerCall call, Collection<String> vmNames, boolean finished) {
+        Instant now = clock.instant();
+        vmNames.forEach(name -> askedSince.put(name, new Ask(call, now, finished)));
     }
 
     /** The scale set has instances the listing lacks: plan from nothing until it is listed again. */
@@ -90,12 +106,13 @@ final class ScaleSetListing {
 
     private PowerState overlaid(AzureVm vm) {
         PowerState listedState = vm.state();
-        PowerCall asked = askedSince.get(vm.vmName());
+        Ask asked = askedSince.get(vm.vmName());
         if (asked == null || listedState == PowerState.FAILED || listedState == PowerState.UNKNOWN) {
             return listedState;
         }
-        return switch (asked) {
-            case START -> listedState.active() ? listedState : PowerState.STARTING;
+        return switch (asked.call()) {
+            case START -> listedState.active() ? listedState
+                    : asked.finished() ? PowerState.RUNNING : PowerState.STARTING;
             case DEALLOCATE, POWER_OFF -> listedState.active() ? PowerState.STOPPING : listedState;
             case DELETE -> PowerState.STOPPING;
         };

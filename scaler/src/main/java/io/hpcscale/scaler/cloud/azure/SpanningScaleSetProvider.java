@@ -180,8 +180,9 @@ public final class SpanningScaleSetProvider implements CloudProvider {
 
     /**
      * Deletes the stopped instances of the scale sets that were sealed when the cycle listed them, and such a
-     * scale set (never the template) once empty, each on a listing of its own taken now: an instance started
-     * this cycle is not stopped any more, and a scale set sealed this cycle is left for the next.
+     * scale set (never the pool's own) once empty, each on a listing of its own taken now and, for the scale set,
+     * its capacity read back as 0: an instance started this cycle is not stopped any more, and a scale set sealed
+     * this cycle is left for the next.
      */
     @Override
     public List<String> tidy() throws CloudException, InterruptedException {
@@ -190,20 +191,31 @@ public final class SpanningScaleSetProvider implements CloudProvider {
             if (!gate.open()) {
                 break;
             }
-            List<Instance> now = member.provider().list();
+            // What is deleted rests on a listing made now, never on one planned from since.
+            List<Instance> now = member.provider().listFresh();
             List<Instance> stopped = now.stream().filter(i -> i.state() == PowerState.STOPPED).toList();
             if (!stopped.isEmpty()) {
                 InstanceResults results = member.provider().stop(stopped, StopAction.DELETE);
                 done.add("asked to delete " + results.done().size() + " stopped instances of sealed scale set "
                         + member.name());
             }
-            if (now.isEmpty() && !member.name().equalsIgnoreCase(pool.scaleSet())) {
+            if (now.isEmpty() && !member.name().equalsIgnoreCase(pool.scaleSet()) && emptyModel(member.name())) {
                 String unfinished = deleteScaleSet(member.name());
                 done.add((unfinished == null ? "deleted" : "asked to delete (" + unfinished + ")")
                         + " sealed scale set " + member.name() + ", which is empty");
             }
         }
         return done;
+    }
+
+    /** Whether the scale set's own capacity is 0 too: a listing alone is not proof enough to delete it. */
+    private boolean emptyModel(String name) throws CloudException {
+        try {
+            VirtualMachineScaleSetInner model = scaleSets().getByResourceGroup(pool.resourceGroup(), name);
+            return model.sku() == null || model.sku().capacity() == null || model.sku().capacity() == 0;
+        } catch (RuntimeException e) {
+            throw ArmErrors.map("read scale set " + name + " before deleting it", e, 0);
+        }
     }
 
     @Override
@@ -316,6 +328,10 @@ public final class SpanningScaleSetProvider implements CloudProvider {
             failure = tagAsMember(name);
         }
         AzureScaleSetProvider made = provider(name);
+        if (failure != null) {
+            // The deployment may still be adding instances: nothing may be planned from a listing made now.
+            made.grown();
+        }
         List<Instance> created = new ArrayList<>();
         List<CreateResult.Sealing> sealed = new ArrayList<>();
         try {
