@@ -316,8 +316,8 @@ final class Planning {
     /**
      * Whether an instance gone from the listing is one a scale set that overprovisions made beyond what was asked
      * and then deleted: found active at or after hpcscale's last growth without being one of the instances asked
-     * for (those are attributed to the growth), and gone within {@link #OVERPROVISION_WINDOW} of it (Microsoft Learn, scale set design overview: Azure "spins up more VMs than
-     * you asked for, then deletes the extra VMs").
+     * for (those are attributed to the growth), and gone within {@link #OVERPROVISION_WINDOW} of it (Microsoft
+     * Learn, scale set design overview: Azure "spins up more VMs than you asked for, then deletes the extra VMs").
      */
     private boolean overprovisionedExtra(InstanceRecord record) {
         Instant grown = memory.grownAt();

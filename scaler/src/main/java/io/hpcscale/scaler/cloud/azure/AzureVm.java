@@ -23,7 +23,7 @@ public record AzureVm(String vmName, String instanceId, String computerName, Map
     }
 
     /**
-     * Its power state as the planner counts it, as a real listing shows them ../shared/notes/azure-as-it-really-behaves.md:
+     * Its power state as the planner counts it, from the states a real listing shows:
      * a VM being deleted is on its way down whatever its power state ({@code deleting} with {@code deallocated} must
      * never be started); {@code PowerState/unknown} is unknown, not starting; a VM whose provisioning failed before
      * it had a power state is failed, not booting; one being created without a power state yet is starting.

@@ -6,7 +6,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -17,7 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@code x-ms-ratelimit-remaining-resource} on every reply, e.g.
  * {@code Microsoft.Compute/HighCostGetVMScaleSet3Min;187,Microsoft.Compute/HighCostGetVMScaleSet30Min;897}.
  * Listing a scale set's VMs spends the {@code HighCostGetVMScaleSet} buckets: about 190 requests per 3 minutes
- * and 900 per 30 minutes (../shared/notes/azure-as-it-really-behaves.md, after Microsoft Learn's compute
+ * and 900 per 30 minutes (Microsoft Learn's compute
  * throttling limits and Giant Swarm's azure-operator). hpcscale keeps an allowance of its own for each: a tenth
  * of the bucket at most, refilled at 40% of the bucket's rate, and lists only what the allowance has room for. The
  * pages of every scale set of the subscription share it: the more (and larger) scale sets, the longer between
@@ -219,25 +218,14 @@ final class ComputeBudget {
         waiting.remove(scaleSet);
     }
 
-    /** What Azure last reported of each bucket, for status and the benchmark: "HighCostGetVMScaleSet3Min 187". */
-    Map<String, Integer> reported() {
-        Map<String, Integer> remaining = new LinkedHashMap<>();
-        reported.forEach((name, reading) -> remaining.put(name, reading.remaining()));
-        return remaining;
-    }
-
     /** Why a listing waits, for messages. */
     static String why(int pages, Duration wait) {
-        return "listing it takes " + pages + " request" + (pages == 1 ? "" : "s") + " of Compute's HighCostGetVMScaleSet "
-                + "budget, of which hpcscale spends at most half: the next one in " + Durations.human(wait);
+        return "listing it takes " + pages + " request" + (pages == 1 ? "" : "s") + " of Compute's "
+                + "HighCostGetVMScaleSet budget, of which hpcscale spends at most half: the next one in "
+                + Durations.human(wait);
     }
 
     private static Duration max(Duration a, Duration b) {
         return a.compareTo(b) >= 0 ? a : b;
-    }
-
-    @Override
-    public String toString() {
-        return reported().toString().toLowerCase(Locale.ROOT);
     }
 }
