@@ -14,6 +14,7 @@ import io.hpcscale.common.store.DocumentStore;
 import io.hpcscale.common.store.SqliteClusterLoadStore;
 import io.hpcscale.scaler.cloud.azure.AzureClients;
 import io.hpcscale.scaler.cloud.azure.FakeArmServer;
+import io.hpcscale.scaler.cloud.azure.PacedFakeArm;
 import io.hpcscale.scaler.cloud.azure.TestPace;
 import io.hpcscale.scaler.cloud.azure.fake.ComputeBuckets;
 import io.hpcscale.scaler.cloud.azure.fake.FakeArm;
@@ -56,23 +57,21 @@ class AzureThroughTheScalerTest {
 
     private final FakeArm arm = FakeArmServer.arm();
     private final String rg = "rg-scaler-" + GROUPS.incrementAndGet();
-    private final MutableClock clock = MutableClock.startingNow();
-    private final TestPace pace = new TestPace(clock);
-    private Clock fakeClockBefore;
-    private int logBefore;
+    private PacedFakeArm paced;
+    private MutableClock clock;
+    private TestPace pace;
 
     @BeforeEach
     void oneClock() {
-        fakeClockBefore = arm.settings().clock();
-        arm.settings().clock(clock).bootDelay(Duration.ofMinutes(2)).stopDelay(Duration.ofMinutes(1));
-        arm.resourceGroup(rg, "westeurope", Map.of());
-        logBefore = arm.log().entries().size();
+        paced = new PacedFakeArm(arm, rg);
+        clock = paced.clock();
+        pace = paced.pace();
+        arm.settings().bootDelay(Duration.ofMinutes(2)).stopDelay(Duration.ofMinutes(1));
     }
 
     @AfterEach
     void restoreTheSharedFake() {
-        arm.settings().clock(fakeClockBefore).bootDelay(Duration.ZERO).stopDelay(Duration.ZERO);
-        arm.faults().clear();
+        paced.close();
     }
 
     private Settings settings(String pool, String scaleSet, String... more) {
@@ -113,8 +112,7 @@ class AzureThroughTheScalerTest {
     }
 
     private List<RequestLog.Entry> ours() {
-        List<RequestLog.Entry> all = arm.log().entries();
-        return all.subList(logBefore, all.size());
+        return paced.requests();
     }
 
     private List<EventDocument> events() {

@@ -318,4 +318,21 @@ class CheckCommandTest {
                 && invalid.out().contains("needs a value for its parameter customData"), invalid.out());
         assertFalse(arm.state().scaleSet(rg, "hb-2").isPresent(), "validation deploys nothing");
     }
+
+    @Test
+    void aBrokenTemplateParametersFileIsNamedWithoutQuotingItsSecrets() throws IOException {
+        arm.resourceGroup(rg, "westeurope", Map.of());
+        arm.scaleSet(ScaleSetSpec.uniform(rg, "hb").instances(1, PowerState.RUNNING));
+        Path template = ScaleSetTemplates.write(ScaleSetSpec.uniform(rg, "hb"), dir.resolve("t.json"));
+        Path parameters = Files.writeString(dir.resolve("p.json"),
+                "{\"parameters\": {\"customData\": {\"value\": hunter2-not-json}}}");
+
+        Run run = check(config("hb", "pool.hb.azure.allowCreate = true", "pool.hb.azure.vmsPerScaleSet = 50",
+                "pool.hb.azure.template = " + template, "pool.hb.azure.templateParameters = " + parameters));
+
+        assertEquals(1, run.exitCode(), run.out() + run.err());
+        assertTrue(run.out().contains(parameters + " (pool.hb.azure.templateParameters) is not valid JSON at line 1"),
+                run.out());
+        assertFalse((run.out() + run.err()).contains("hunter2"), "the secret is not quoted: " + run.out());
+    }
 }

@@ -137,6 +137,18 @@ final class ArmErrors {
         return null;
     }
 
+    /**
+     * The code that decides what the scaler does: a capacity code among the error's details, else its own code;
+     * null when the failure is not one of Azure's errors.
+     */
+    static String code(Throwable failure) {
+        if (!(unwrap(failure) instanceof ManagementException management) || management.getValue() == null) {
+            return null;
+        }
+        ManagementError detail = capacityDetail(management.getValue());
+        return detail != null ? detail.getCode() : management.getValue().getCode();
+    }
+
     /** Whether this code is one of Azure's capacity codes. */
     static boolean isCapacity(String code) {
         return code != null && CAPACITY_CODES.contains(code.toLowerCase(Locale.ROOT));

@@ -123,16 +123,27 @@ public final class AzureScaleSetProvider implements CloudProvider {
      * @throws CloudException when Azure reports the listing budget low, or the listing fails
      */
     List<Instance> listFresh() throws CloudException {
-        Duration wait = budget.waitForAzure();
-        if (!wait.isZero()) {
+        Map<AzureVm, PowerState> states = listOwing(driver());
+        if (states == null) {
             throw new CloudException("cannot list " + describe() + " now: Azure reports Compute's "
-                    + "HighCostGetVMScaleSet budget low; the next listing in " + Durations.human(wait));
+                    + "HighCostGetVMScaleSet budget low; the next listing in " + Durations.human(budget.waitForAzure()));
+        }
+        List<Instance> instances = new ArrayList<>();
+        states.forEach((vm, state) -> instances.add(instance(vm, state)));
+        return instances;
+    }
+
+    /**
+     * A listing that must go out whatever hpcscale's allowance says (to see what a call or a growth did): its cost
+     * is owed. Null, and nothing listed, while Azure reports the listing budget low.
+     */
+    private Map<AzureVm, PowerState> listOwing(ScaleSetDriver d) throws CloudException {
+        if (!budget.waitForAzure().isZero()) {
+            return null;
         }
         budget.owe(pool.describe(), listing.pages());
-        listNow(driver());
-        List<Instance> instances = new ArrayList<>();
-        listing.states().forEach((vm, state) -> instances.add(instance(vm, state)));
-        return instances;
+        listNow(d);
+        return listing.states();
     }
 
     /** Instances were added by other means (a deployment): the last listing lacks them. */
@@ -178,7 +189,7 @@ public final class AzureScaleSetProvider implements CloudProvider {
             RuntimeException failure = outcomes.failure(instance.id());
             String unfinished = outcomes.unfinishedBecause(instance.id());
             if (failure != null) {
-                results.failed(instance, mapped.computeIfAbsent(failure, f -> permanence(ArmErrors.map(asked, f,
+                results.failed(instance, mapped.computeIfAbsent(failure, f -> permanence(f, ArmErrors.map(asked, f,
                         cores))));
             } else if (unfinished != null) {
                 results.unfinished(instance, unfinished);
@@ -198,8 +209,8 @@ public final class AzureScaleSetProvider implements CloudProvider {
      * region (the resource SKU's location restriction, e.g. {@code NotAvailableForSubscription}): asking again
      * changes nothing, so the provider stops asking until the scaler restarts with another configuration.
      */
-    private CloudException permanence(CloudException mapped) {
-        if (!(mapped instanceof CapacityException) || !mapped.getMessage().contains("SkuNotAvailable")
+    private CloudException permanence(Throwable failure, CloudException mapped) {
+        if (!(mapped instanceof CapacityException) || !"skunotavailable".equalsIgnoreCase(ArmErrors.code(failure))
                 || model == null) {
             return mapped;
         }
@@ -225,17 +236,17 @@ public final class AzureScaleSetProvider implements CloudProvider {
      * hpcscale's allowance says (its cost is owed), unless Azure reports the listing budget low.
      */
     private void readBack(ScaleSetDriver d, PowerCall call, CallOutcomes outcomes) {
-        if (!budget.waitForAzure().isZero()) {
-            return;
-        }
+        Map<AzureVm, PowerState> states;
         try {
-            budget.owe(pool.describe(), listing.pages());
-            listNow(d);
+            states = listOwing(d);
         } catch (CloudException e) {
             return;
         }
+        if (states == null) {
+            return;
+        }
         Map<String, PowerState> now = new HashMap<>();
-        listing.states().forEach((vm, state) -> now.put(vm.vmName(), state));
+        states.forEach((vm, state) -> now.put(vm.vmName(), state));
         for (String vmName : outcomes.failures().keySet()) {
             if (!(outcomes.failure(vmName) instanceof FlexibleDriver.NotCalled) && call.tookEffect(now.get(vmName))) {
                 outcomes.done(vmName);
@@ -281,23 +292,21 @@ public final class AzureScaleSetProvider implements CloudProvider {
                 failure = new CloudException("cannot yet tell what came of: " + asked + ": " + unfinished);
             }
         } catch (RuntimeException e) {
-            failure = permanence(ArmErrors.map(asked, e, sizes.knownVcpus(pool.subscriptionId(), fresh.location(),
-                    fresh.vmSize())));
+            failure = permanence(e, ArmErrors.map(asked, e, sizes.knownVcpus(pool.subscriptionId(),
+                    fresh.location(), fresh.vmSize())));
         }
         listing.grew();
         List<Instance> created = new ArrayList<>();
-        if (!budget.waitForAzure().isZero()) {
-            // Azure reports the listing budget low: the instances are found by the first listing it allows.
-            return new CreateResult(created, failure);
-        }
         try {
-            budget.owe(pool.describe(), listing.pages());
-            listNow(driver());
-            listing.states().forEach((vm, state) -> {
-                if (!before.contains(vm.vmName())) {
-                    created.add(instance(vm, state));
-                }
-            });
+            // While Azure reports the listing budget low, the instances are found by the first listing it allows.
+            Map<AzureVm, PowerState> states = listOwing(driver());
+            if (states != null) {
+                states.forEach((vm, state) -> {
+                    if (!before.contains(vm.vmName())) {
+                        created.add(instance(vm, state));
+                    }
+                });
+            }
         } catch (CloudException e) {
             if (failure == null) {
                 failure = new CloudException("added instances to " + pool.describe() + " but cannot list them: "

@@ -8,6 +8,8 @@ import com.azure.resourcemanager.resources.models.DeploymentMode;
 import com.azure.resourcemanager.resources.models.DeploymentParameter;
 import com.azure.resourcemanager.resources.models.DeploymentProperties;
 import com.azure.resourcemanager.resources.models.TemplateLink;
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hpcscale.scaler.cloud.CloudException;
@@ -180,11 +182,22 @@ final class ScaleSetTemplate {
     }
 
     private JsonNode readJson(Path file, String setting) throws CloudException {
+        String where = file + " (pool." + pool.pool() + "." + setting + ")";
+        byte[] bytes;
         try {
-            return JSON.readTree(Files.readAllBytes(file));
+            bytes = Files.readAllBytes(file);
         } catch (IOException e) {
-            throw new CloudException("cannot read " + file + " (pool." + pool.pool() + "." + setting + "): "
-                    + e.getMessage());
+            throw new CloudException("cannot read " + where + ": " + e.getMessage());
+        }
+        try {
+            return JSON.readTree(bytes);
+        } catch (JsonProcessingException e) {
+            // Only where: the parser's message quotes the text it choked on, and a parameters file holds secrets.
+            JsonLocation at = e.getLocation();
+            throw new CloudException(where + " is not valid JSON" + (at == null ? ""
+                    : " at line " + at.getLineNr() + ", column " + at.getColumnNr()));
+        } catch (IOException e) {
+            throw new CloudException("cannot read " + where + ": " + e.getClass().getSimpleName());
         }
     }
 

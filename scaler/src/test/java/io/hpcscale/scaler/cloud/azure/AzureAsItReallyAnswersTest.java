@@ -21,7 +21,6 @@ import io.hpcscale.scaler.cloud.azure.fake.Fault;
 import io.hpcscale.scaler.cloud.azure.fake.MutableClock;
 import io.hpcscale.scaler.cloud.azure.fake.RequestKind;
 import io.hpcscale.scaler.cloud.azure.fake.ScaleSetSpec;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -53,24 +52,20 @@ class AzureAsItReallyAnswersTest {
 
     private final FakeArm arm = FakeArmServer.arm();
     private final String rg = "rg-real-" + GROUPS.incrementAndGet();
-    private final MutableClock clock = MutableClock.startingNow();
-    private final TestPace pace = new TestPace(clock);
-    private Clock fakeClockBefore;
-    private int logBefore;
+    private PacedFakeArm paced;
+    private MutableClock clock;
+    private TestPace pace;
 
     @BeforeEach
     void oneClock() {
-        fakeClockBefore = arm.settings().clock();
-        arm.settings().clock(clock);
-        arm.resourceGroup(rg, "westeurope", Map.of());
-        logBefore = arm.log().entries().size();
+        paced = new PacedFakeArm(arm, rg);
+        clock = paced.clock();
+        pace = paced.pace();
     }
 
     @AfterEach
     void restoreTheSharedFake() {
-        arm.settings().clock(fakeClockBefore).flexibleNextLinkEncoded(false).retryAfterSeconds(0)
-                .operationDuration(Duration.ZERO);
-        arm.faults().clear();
+        paced.close();
     }
 
     private CloudProvider provider(String scaleSet, String... more) {
@@ -94,8 +89,7 @@ class AzureAsItReallyAnswersTest {
 
     /** Throttled answers to this test's requests. */
     private int throttled() {
-        List<io.hpcscale.scaler.cloud.azure.fake.RequestLog.Entry> all = arm.log().entries();
-        return (int) all.subList(logBefore, all.size()).stream().filter(e -> e.status() == 429).count();
+        return (int) paced.requests().stream().filter(e -> e.status() == 429).count();
     }
 
     private static Instance byId(List<Instance> instances, String id) {
