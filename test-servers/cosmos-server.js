@@ -30,7 +30,7 @@ function parseArgs(argv) {
   const opts = { port: 0, host: "127.0.0.1" };
   for (let i = 0; i < argv.length; i += 1) {
     const [name, value] = [argv[i], argv[i + 1]];
-    if (!["--pfx", "--passphrase", "--port", "--host"].includes(name) || value === undefined) {
+    if (!["--pfx", "--passphrase", "--port", "--host", "--ru-per-second"].includes(name) || value === undefined) {
       usage(`bad argument ${name}`);
     }
     opts[name.slice(2)] = value;
@@ -38,12 +38,14 @@ function parseArgs(argv) {
   }
   if (!opts.pfx) usage("--pfx is required");
   opts.port = Number(opts.port);
+  opts["ru-per-second"] = Number(opts["ru-per-second"] || 0);
+  if (!(opts["ru-per-second"] >= 0)) usage("bad --ru-per-second");
   if (!Number.isInteger(opts.port) || opts.port < 0 || opts.port > 65535) usage("bad --port");
   return opts;
 }
 
 function usage(problem) {
-  process.stderr.write(`${problem}\nusage: node cosmos-server.js --pfx FILE [--passphrase P] [--port N] [--host H]\n`);
+  process.stderr.write(`${problem}\nusage: node cosmos-server.js --pfx FILE [--passphrase P] [--port N] [--host H] [--ru-per-second N]\n`);
   process.exit(2);
 }
 
@@ -148,6 +150,26 @@ const batchHandlers = {
     })
 };
 
+// The stored item an operation addresses, or undefined: an upsert over it is charged as a replace, a delete for
+// its size.
+function existing(collection, id, partitionHeader) {
+  if (typeof id !== "string") return undefined;
+  try {
+    return collection.document(id, parsePartitionKey(partitionHeader, id)).read() || undefined;
+  } catch (e) {
+    return undefined;
+  }
+}
+
+function operationCharge(collection, operationType, before, after) {
+  const type = String(operationType).toLowerCase();
+  if (type === "read") return readCharge(Buffer.byteLength(JSON.stringify(after || {})));
+  const doc = type === "delete" ? before : after;
+  const bytes = doc ? Buffer.byteLength(JSON.stringify(doc)) : 0;
+  const indexed = doc ? indexedValues(collection, doc) : 0;
+  return writeCharge(bytes, indexed, type === "replace" || type === "patch" || (type === "upsert" && !!before));
+}
+
 function runBatch(collection, headers, operations) {
   const atomic = isTrue(headers["x-ms-cosmos-batch-atomic"]);
   const continueOnError = isTrue(headers["x-ms-cosmos-batch-continue-on-error"]);
@@ -171,8 +193,16 @@ function runBatch(collection, headers, operations) {
       return;
     }
     const input = { ...op, partitionKey: op.partitionKey || headers["x-ms-documentdb-partitionkey"] };
+    const refused = invalidId(op.id || (op.resourceBody && op.resourceBody.id));
+    if (refused) {
+      results.push({ statusCode: 400, requestCharge: 0, resourceBody: cosmosError(400, refused) });
+      if (failedAt < 0) failedAt = i;
+      return;
+    }
     let outcome;
+    let before;
     try {
+      before = existing(collection, op.id || (op.resourceBody && op.resourceBody.id), input.partitionKey);
       outcome = handler(collection, input);
     } catch (err) {
       // e.g. an unparsable partition key: a failed operation, so an atomic batch still rolls back
@@ -183,7 +213,8 @@ function runBatch(collection, headers, operations) {
       if (failedAt < 0) failedAt = i;
       results.push({ statusCode, requestCharge: 1 });
     } else {
-      results.push({ statusCode, requestCharge: 1, eTag: body && body._etag, resourceBody: body });
+      const charge = operationCharge(collection, op.operationType, before, body);
+      results.push({ statusCode, requestCharge: charge, eTag: body && body._etag, resourceBody: body });
     }
   });
   if (failedAt >= 0 && atomic) {
@@ -221,6 +252,131 @@ function queryPlan(query) {
   };
 }
 
+// ------------------------------------------------------------------------------ request units (charging)
+// Cosmos DB bills every request in request units (RU) and refuses requests beyond the container's provisioned
+// RU/s. The package answers "1" for everything; this model charges as Azure documents it (Microsoft Learn,
+// "Request Units in Azure Cosmos DB" and "Optimize request cost: reads and writes"):
+//   - a point read costs 1 RU per KB of the item (1 KB: 1 RU; a missing item still costs 1 RU);
+//   - a write costs about 5.5 RU per KB for an insert (a delete as much, for the item it removes), twice that for a
+//     replace, an upsert over an existing item or a patch, plus 0.1 RU per indexed property value ("each indexed
+//     path adds write RU": the default policy indexes every property, a narrow one only what queries filter on);
+//   - a query costs per item returned, 1 RU per KB of each (1,000 items of 1 KB: 1,000 RU), plus a base of 2.5 RU
+//     per page, which is what an empty query costs;
+//   - metadata requests (account, container, partition-key ranges, query plans) run on a separate system budget
+//     and are not charged here; refused requests cost nothing but the 1 RU Cosmos charges for a 404/409/412.
+// With a provisioned rate (--ru-per-second, or POST /_test/throughput), a request arriving while the last second's
+// budget is spent gets 429 with substatus 3200 and x-ms-retry-after-ms until the budget refills, as Cosmos does;
+// a request admitted while budget remained is served whole even if it overdraws the budget ("request rate too
+// large" is judged when the request arrives).
+const KB = 1024;
+
+function readCharge(bytes) {
+  return Math.max(1, Math.ceil(bytes / KB));
+}
+
+function writeCharge(bytes, indexedValues, isReplace) {
+  const insert = 5.5 * Math.max(1, bytes / KB) + 0.1 * indexedValues;
+  return round2(isReplace ? 2 * insert : insert);
+}
+
+function queryCharge(items) {
+  return round2(2.5 + items.reduce((n, item) => n + readCharge(Buffer.byteLength(JSON.stringify(item))), 0));
+}
+
+function round2(n) {
+  return Math.round(n * 100) / 100;
+}
+
+// The scalar values of a document as index paths ("/Type/?", "/Tags/[]/?"), for counting what the
+// container's indexing policy indexes. System properties other than _ts are never indexed.
+function leafPaths(value, prefix, out) {
+  if (Array.isArray(value)) {
+    for (const v of value) leafPaths(v, `${prefix}/[]`, out);
+  } else if (value !== null && typeof value === "object") {
+    for (const [k, v] of Object.entries(value)) {
+      if (prefix === "" && k.startsWith("_") && k !== "_ts") continue;
+      leafPaths(v, `${prefix}/${k}`, out);
+    }
+  } else {
+    out.push(`${prefix}/?`);
+  }
+  return out;
+}
+
+// Cosmos resolves included and excluded paths by precedence: the most specific (longest) matching path wins.
+function pathMatch(pattern, leaf) {
+  if (pattern.endsWith("/*")) {
+    const base = pattern.slice(0, -2);
+    return leaf === `${base}/?` || leaf.startsWith(`${base}/`) || base === "";
+  }
+  return pattern === leaf;
+}
+
+function indexedValues(collection, doc) {
+  const policy = (collection.read() || {}).indexingPolicy;
+  if (!policy || policy.indexingMode === "none") return policy ? 0 : leafPaths(doc, "", []).length;
+  const include = (policy.includedPaths || [{ path: "/*" }]).map(p => p.path);
+  const exclude = (policy.excludedPaths || []).map(p => p.path);
+  let count = 0;
+  for (const leaf of leafPaths(doc, "", [])) {
+    const inc = include.filter(p => pathMatch(p, leaf)).reduce((m, p) => Math.max(m, p.length), -1);
+    const exc = exclude.filter(p => pathMatch(p, leaf)).reduce((m, p) => Math.max(m, p.length), -1);
+    if (inc > exc) count += 1;
+  }
+  return count;
+}
+
+let ruPerSecond = 0; // 0: no provisioned limit
+let budget = 0;
+let budgetAt = Date.now();
+
+function refill() {
+  const now = Date.now();
+  budget = Math.min(ruPerSecond, budget + (ruPerSecond * (now - budgetAt)) / 1000);
+  budgetAt = now;
+}
+
+// Milliseconds until a request may be admitted, or 0 when it may be now.
+function admit() {
+  if (!ruPerSecond) return 0;
+  refill();
+  return budget > 0 ? 0 : Math.max(1, Math.ceil((-budget * 1000) / ruPerSecond) + 1);
+}
+
+function spend(charge, kind) {
+  stats.requestCharge = round2(stats.requestCharge + charge);
+  stats.chargeByKind[kind] = round2(stats.chargeByKind[kind] + charge);
+  if (ruPerSecond) {
+    refill();
+    budget -= charge;
+  }
+}
+
+function setThroughput(rate) {
+  if (!(Number.isFinite(rate) && rate >= 0)) throw new Error("ruPerSecond must be a number >= 0 (0 = unlimited)");
+  ruPerSecond = rate;
+  budget = rate;
+  budgetAt = Date.now();
+}
+
+// ----------------------------------------------------------------------------------------- id validation
+// Cosmos refuses ids with "/" or "\" and ids over 1,023 bytes (Microsoft Learn, "Service quotas": "Maximum
+// length of id: 1,023 bytes"; "id … cannot contain '/' or '\\'"). In gateway mode, an id containing "%" can be
+// created but every request naming it in the URL (read, replace, patch, delete) fails with 401: the gateway
+// signs the decoded path (azure-sdk-for-java, sdk/cosmos CosmosItemIdEncodingTest, gateway cases with "%").
+function invalidId(id) {
+  if (typeof id !== "string" || id.length === 0) return null;
+  if (/[/\\]/.test(id) || Buffer.byteLength(id) > 1023) {
+    return `The input name '${id.length > 64 ? `${id.slice(0, 64)}...` : id}' is invalid. Ensure to provide a ` +
+      "unique non-empty string less than '1024' characters. Ensure to not use '/', '\\\\', '?', '#' characters.";
+  }
+  return null;
+}
+
+const UNAUTHORIZED_PERCENT =
+  "The input authorization token can't serve the request. The wrong key is being used or the expected payload " +
+  "is not built as per the protocol.";
+
 // ------------------------------------------------------------------------------ faults and statistics
 const ERROR_CODES = {
   400: "BadRequest", 403: "Forbidden", 404: "NotFound", 408: "RequestTimeout", 409: "Conflict", 410: "Gone",
@@ -236,8 +392,14 @@ function cosmosError(status, message) {
 const KINDS = ["read", "query", "upsert", "replace", "patch", "create", "delete", "batch", "queryplan", "other"];
 let stats;
 function resetStats() {
-  stats = { requests: 0, requestBytes: 0, responseBytes: 0, requestHeaderBytes: 0, responseHeaderBytes: 0, byKind: {} };
-  for (const k of KINDS) stats.byKind[k] = 0;
+  stats = {
+    requests: 0, requestBytes: 0, responseBytes: 0, requestHeaderBytes: 0, responseHeaderBytes: 0, byKind: {},
+    requestCharge: 0, chargeByKind: {}, throttled: 0
+  };
+  for (const k of KINDS) {
+    stats.byKind[k] = 0;
+    stats.chargeByKind[k] = 0;
+  }
 }
 resetStats();
 
@@ -331,6 +493,11 @@ async function control(req, res, path) {
       case "DELETE /_test/stats":
         resetStats();
         return reply(res, 200, stats);
+      case "POST /_test/throughput":
+        setThroughput(Number(JSON.parse(body.toString() || "{}").ruPerSecond));
+        return reply(res, 200, { ruPerSecond });
+      case "GET /_test/throughput":
+        return reply(res, 200, { ruPerSecond });
       default:
         return reply(res, 404, { message: `no control endpoint ${key}` });
     }
@@ -398,6 +565,72 @@ function countResponse(req, res) {
     req.rawHeaders.reduce((n, s) => n + Buffer.byteLength(s) + 2, 0) + 2; // "name: value\r\n" ... "\r\n"
 }
 
+// Metadata requests run on the account's system budget: they answer a charge of 0 (the package says 1).
+function freeOfCharge(res) {
+  const { setHeader } = res;
+  res.setHeader = (name, value) =>
+    setHeader.call(res, name, String(name).toLowerCase() === "x-ms-request-charge" ? "0" : value);
+}
+
+// The request is carried out, then answered with the fault's status: a write that committed although its
+// client saw a timeout or a 503 (the case the notes' "Retries" section describes, where a retried conditional write
+// meets 412 on its own earlier write).
+function failAfterCommit(res, fault) {
+  const { end } = res;
+  res.end = () => {
+    const status = Number(fault.status);
+    res.statusCode = status;
+    if (fault.substatus !== undefined) res.setHeader("x-ms-substatus", fault.substatus);
+    res.removeHeader("etag");
+    return end.call(res, JSON.stringify(cosmosError(status, fault.message || `Injected fault after commit: ${status}`)));
+  };
+}
+
+// Sets the response's x-ms-request-charge from what it carries, as it is sent, and spends it from the budget. A
+// transactional batch names its own total (the sum of its operations' charges).
+function chargeResponse(res, kind, collection, requestBody, before) {
+  const { end, setHeader } = res;
+  let explicit = null;
+  res.setHeader = (name, value) => {
+    if (String(name).toLowerCase() === "x-ms-request-charge") explicit = value;
+    return setHeader.call(res, name, value);
+  };
+  res.end = (chunk, ...rest) => {
+    let charge;
+    const status = res.statusCode;
+    if (status === 429) {
+      charge = 0;
+    } else if (status >= 400) {
+      charge = 1;
+    } else if (kind === "read") {
+      charge = status === 304 ? 1 : readCharge(chunk ? Buffer.byteLength(chunk) : 0);
+    } else if (kind === "query") {
+      let items = [];
+      try {
+        items = JSON.parse(String(chunk)).Documents || [];
+      } catch (e) {
+        items = [];
+      }
+      charge = queryCharge(items);
+    } else if (kind === "batch") {
+      charge = Number(explicit || 0);
+    } else {
+      let written;
+      try {
+        written = kind === "delete" ? before : JSON.parse(kind === "patch" && chunk ? String(chunk) : requestBody);
+      } catch (e) {
+        written = undefined;
+      }
+      const bytes = written ? Buffer.byteLength(JSON.stringify(written)) : 0;
+      const replace = kind === "replace" || kind === "patch" || (kind === "upsert" && !!before);
+      charge = writeCharge(bytes, written && collection ? indexedValues(collection, written) : 0, replace);
+    }
+    spend(charge, kind);
+    if (!res.headersSent) setHeader.call(res, "x-ms-request-charge", String(charge));
+    return end.call(res, chunk, ...rest);
+  };
+}
+
 function makeHandler(packageListener) {
   return async function handle(req, res) {
     const path = decodeURIComponent(new URL(req.url, "https://x").pathname).replace(/^\/\//, "/");
@@ -417,7 +650,9 @@ function makeHandler(packageListener) {
       res.on("close", () => hung.delete(res));
       return undefined;
     }
-    if (fault && fault.status) {
+    if (fault && fault.status && fault.afterCommit) {
+      failAfterCommit(res, fault);
+    } else if (fault && fault.status) {
       const status = Number(fault.status);
       const headers = {};
       const substatus = fault.substatus !== undefined ? fault.substatus : DEFAULT_SUBSTATUS[status];
@@ -441,7 +676,32 @@ function makeHandler(packageListener) {
     if (parent) res.setHeader("x-ms-alt-content-path", parent);
 
     if (kind === "queryplan") {
-      return reply(res, 200, queryPlan(parseJson(body).query));
+      return reply(res, 200, queryPlan(parseJson(body).query), { "x-ms-request-charge": 0 });
+    }
+    const charged = onDocs && kind !== "other";
+    if (charged) {
+      const wait = admit();
+      if (wait) {
+        stats.throttled += 1;
+        return reply(res, 429, cosmosError(429, "Request rate is large. More Request Units may be needed, so no " +
+          "changes were made. Please retry this request later."), {
+          "x-ms-retry-after-ms": wait, "x-ms-substatus": 3200, "x-ms-request-charge": 0
+        });
+      }
+      const urlId = m[3];
+      if (urlId !== undefined && urlId.includes("%")) {
+        spend(0, kind);
+        return reply(res, 401, { code: "Unauthorized", message: UNAUTHORIZED_PERCENT }, { "x-ms-request-charge": 0 });
+      }
+      const bodyId = ["create", "upsert", "replace"].includes(kind) ? parseJson(body).id : undefined;
+      const refused = invalidId(urlId) || invalidId(bodyId);
+      if (refused) {
+        return reply(res, 400, cosmosError(400, refused), { "x-ms-request-charge": 0 });
+      }
+      chargeResponse(res, kind, collection, body, existing(collection, urlId || bodyId,
+        headers["x-ms-documentdb-partitionkey"]));
+    } else {
+      freeOfCharge(res);
     }
     // Fix 9: the package has no change feed (it answers a fixed ETag and then 304 forever). Fail loudly.
     // pkranges also use A-IM, for the SDK's routing map, and keep working.
@@ -468,7 +728,8 @@ function makeHandler(packageListener) {
     }
     if (kind === "batch" && collection && collection.read()) {
       const [status, results] = runBatch(collection, headers, parseJson(body));
-      return reply(res, status, results);
+      const total = Array.isArray(results) ? round2(results.reduce((n, r) => n + (r.requestCharge || 0), 0)) : 0;
+      return reply(res, status, results, { "x-ms-request-charge": total });
     }
     if (kind === "patch") {
       const patch = parseJson(body);
@@ -528,6 +789,7 @@ function main() {
   process.stdin.on("error", stop);
   process.stdin.resume();
 
+  setThroughput(opts["ru-per-second"]);
   server.listen(opts.port, opts.host, () => {
     process.stdout.write(`cosmos-server listening on https://${opts.host}:${server.address().port}\n`);
   });

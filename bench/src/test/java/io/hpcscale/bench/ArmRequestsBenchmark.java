@@ -92,7 +92,7 @@ class ArmRequestsBenchmark {
         Settings settings = new ConfigLoader(ConfigCatalog.standard()).fromMap(values, Component.SCALER);
         InMemoryClusterLoadStore memory = new InMemoryClusterLoadStore(Clock.systemUTC());
         DocumentStore documents = new DocumentStore(memory);
-        ActionGate gate = new ActionGate(Clock.systemUTC());
+        ActionGate gate = new ActionGate();
         CloudProviders providers = new CloudProviders(settings, new ZtExecCommandRunner(),
                 new SimulatedCloud(Clock.systemUTC()), gate);
         List<PoolRuntime> pools = new ArrayList<>();

@@ -103,7 +103,7 @@ class ComputeBudgetBenchmark {
         TestPace pace = new TestPace(clock);
         DocumentStore documents = new DocumentStore(new InMemoryClusterLoadStore(clock));
         CloudProviders providers = new CloudProviders(settings, new ZtExecCommandRunner(), new SimulatedCloud(clock),
-                new ActionGate(clock), azure -> new AzureClients(azure, null, pace));
+                new ActionGate(), azure -> new AzureClients(azure, null, pace));
         List<PoolRuntime> pools = new ArrayList<>();
         for (PoolConfig pool : PoolConfigs.fromSettings(settings).values()) {
             pools.add(new PoolRuntime(pool, providers.forPool(pool.name())));

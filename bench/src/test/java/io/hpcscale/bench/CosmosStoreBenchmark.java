@@ -71,7 +71,7 @@ class CosmosStoreBenchmark {
         Settings settings = new ConfigLoader(ConfigCatalog.standard()).fromMap(pools, Component.PBS_AGENT);
         CosmosTestServer.Running server = CosmosTestServer.running();
         CosmosSettings cosmos = new CosmosSettings(server.endpoint(), "hpcscale", "bench-" + UUID.randomUUID(),
-                CosmosTestServer.KEY, null, List.of(), true, false, Duration.ofSeconds(30));
+                CosmosTestServer.KEY, null, List.of(), null, true, false, Duration.ofSeconds(30));
         try (CosmosClusterLoadStore store = new CosmosClusterLoadStore(cosmos)) {
             Agent agent = new Agent(scheduler, new DocumentStore(store), PoolMap.fromSettings(settings, "queue"),
                     "bench", "bench");

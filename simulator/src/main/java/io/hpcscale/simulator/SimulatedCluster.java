@@ -9,6 +9,7 @@ import io.hpcscale.common.model.DrainDocument;
 import io.hpcscale.common.model.ScalerStateDocument;
 import io.hpcscale.common.store.ClusterLoadStore;
 import io.hpcscale.common.store.DocumentStore;
+import io.hpcscale.common.time.Monotonic;
 import io.hpcscale.common.time.SettableClock;
 import io.hpcscale.scaler.cloud.CloudProvider;
 import io.hpcscale.scaler.cloud.SimulatedCloud;
@@ -109,9 +110,9 @@ public final class SimulatedCluster {
                 .map(p -> new PoolRuntime(p, providerInterceptor.apply(cloud.provider(p.name())),
                         p.fixed() ? new StoredTarget(documents, p.name(), clock) : null)).toList();
         ScalerLease lease = new ScalerLease(documents, LEASE_TTL, new LeaseHolder(host, process, "simulated-boot"),
-                runningScalerProcesses::contains);
+                runningScalerProcesses::contains, Monotonic.following(clock));
         return new Scaler(runtimes, new Scaler.Wiring(documents, new Planner(spec.staleAfter()), events, lease,
-                new ActionGate(clock), new CloudThrottles(), Runnable::run, clock, false, removals));
+                new ActionGate(), new CloudThrottles(), Runnable::run, clock, false, removals));
     }
 
     /** The scheduler catches up with the clock, then the agent runs one cycle. */

@@ -113,7 +113,10 @@ class RandomisedSafetyTest {
         }
         assertTrue(violations.isEmpty(), violations.size() + " violations, the first: "
                 + violations.subList(0, Math.min(5, violations.size())));
-        assertTrue(stops > SEEDS, "the interleavings must actually stop instances: " + stops);
+        // Here a scaler cycles every 4.4 minutes on average, longer than the 3-minute lease, so the lease often
+        // lapses; a standby takes it only after watching it unrenewed for a whole lease on its own clock (342 stops
+        // and 3,383 takeovers when it trusted the holder's clock, 276 and 850 since).
+        assertTrue(stops > SEEDS * 2 / 3, "the interleavings must actually stop instances: " + stops);
         assertTrue(jobsOnDrainedNodes > 50, "jobs must land on nodes with a pending drain: " + jobsOnDrainedNodes);
         assertTrue(waitsForJobs > 10, "some drained nodes must be found running a late job: " + waitsForJobs);
         assertTrue(restarts > SEEDS && takeovers > 10, "restarts and takeovers must happen: " + restarts + ", "

@@ -60,7 +60,7 @@ final class SlurmServices implements AutoCloseable {
         DocumentStore documents = new DocumentStore(store);
         adapter = SlurmAgentMain.adapter(agentSettings, new ZtExecCommandRunner());
         agent = new Agent(adapter, documents, PoolMap.fromSettings(agentSettings, "partition"), "head", "test");
-        ActionGate gate = new ActionGate(Clock.systemUTC());
+        ActionGate gate = new ActionGate();
         CloudProviders providers = new CloudProviders(scalerSettings, new ZtExecCommandRunner(),
                 new SimulatedCloud(Clock.systemUTC()), gate);
         List<PoolRuntime> pools = new ArrayList<>();

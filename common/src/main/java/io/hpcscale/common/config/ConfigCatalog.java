@@ -68,6 +68,14 @@ public final class ConfigCatalog {
                 .describe("cosmos: Azure regions to read from, nearest first, comma-separated (e.g. \"West Europe, "
                         + "North Europe\"), for an account replicated to several regions.")
                 .build());
+        keys.add(key("store.cosmos.consistency", ValueKind.CHOICE, null, ALL)
+                .choices("Strong", "BoundedStaleness", "Session", "ConsistentPrefix", "Eventual")
+                .defaultMeaning("the account's default level")
+                .describe("cosmos: the consistency level to read with. It may only be as strong as the account's or "
+                        + "weaker (a stronger one fails every request); by default the account's own level is used. "
+                        + "The lease and the scaler state stay safe at any level: they are written only with "
+                        + "ETag-conditional writes.")
+                .build());
         keys.add(key("store.cosmos.createIfMissing", ValueKind.BOOLEAN, "true", ALL)
                 .describe("cosmos: true creates the database and the container if they do not exist (needs an "
                         + "identity allowed to: the account key, or a control-plane role); false requires them and "

@@ -1,7 +1,6 @@
 package io.hpcscale.common.store;
 
 import com.azure.core.credential.TokenCredential;
-import com.azure.cosmos.ConsistencyLevel;
 import com.azure.cosmos.CosmosClient;
 import com.azure.cosmos.CosmosClientBuilder;
 import com.azure.cosmos.CosmosContainer;
@@ -23,14 +22,19 @@ import com.azure.cosmos.models.PartitionKey;
 import com.azure.cosmos.models.SqlParameter;
 import com.azure.cosmos.models.SqlQuerySpec;
 import com.azure.identity.DefaultAzureCredentialBuilder;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.hpcscale.common.cli.Version;
+import io.hpcscale.common.model.CosmosIds;
 import io.hpcscale.common.model.DocumentKey;
 import io.hpcscale.common.model.DocumentType;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
@@ -58,6 +62,7 @@ public final class CosmosClusterLoadStore implements ClusterLoadStore {
     private static final int END_TO_END_TIMEOUT = 20008;
     private static final Duration MAX_RETRY_WAIT = Duration.ofSeconds(5);
     private static final int PAGE_SIZE = 1000;
+    private static final ObjectMapper JSON = new ObjectMapper();
     private static final Set<String> SYSTEM_FIELDS = Set.of("_rid", "_self", "_etag", "_attachments", "_ts", "_lsn");
 
     private final CosmosSettings settings;
@@ -77,16 +82,33 @@ public final class CosmosClusterLoadStore implements ClusterLoadStore {
         if (documents.size() == 1) {
             ObjectNode document = documents.iterator().next();
             DocumentKey key = DocumentKeys.of(document);
+            checkId(key);
             call("write " + key, () -> charged(container().upsertItem(document, partition(key),
                     new CosmosItemRequestOptions())));
             return;
         }
         List<CosmosItemOperation> operations = new ArrayList<>(documents.size());
+        List<String> refused = new ArrayList<>();
         for (ObjectNode document : documents) {
             DocumentKeys.type(document);
-            operations.add(CosmosBulkOperations.getUpsertItemOperation(document, partition(DocumentKeys.of(document))));
+            DocumentKey key = DocumentKeys.of(document);
+            String why = refusedId(key);
+            if (why != null) {
+                refused.add(why);
+            } else {
+                operations.add(CosmosBulkOperations.getUpsertItemOperation(document, partition(key)));
+            }
         }
         bulk("write " + documents.size() + " documents", operations);
+        failIfRefused("write", refused);
+    }
+
+    /** The rest of a batch is written; the documents whose ids Cosmos DB would refuse are named. */
+    private void failIfRefused(String what, List<String> refused) {
+        if (!refused.isEmpty()) {
+            throw new StoreException(describe() + " did not " + what + " " + refused.size() + " documents (the others "
+                    + "were done): " + refused.get(0) + ". The program that made the id has a bug, please report it");
+        }
     }
 
     @Override
@@ -94,13 +116,15 @@ public final class CosmosClusterLoadStore implements ClusterLoadStore {
         if (keys.isEmpty()) {
             return;
         }
-        List<CosmosItemOperation> operations = keys.stream()
+        List<CosmosItemOperation> operations = keys.stream().filter(key -> refusedId(key) == null)
                 .map(key -> CosmosBulkOperations.getDeleteItemOperation(key.id(), partition(key))).toList();
         bulk("delete " + keys.size() + " documents", operations);
+        failIfRefused("delete", keys.stream().map(CosmosClusterLoadStore::refusedId).filter(Objects::nonNull).toList());
     }
 
     @Override
     public Optional<StoredDocument> read(DocumentKey key) {
+        checkId(key);
         return call("read " + key, () -> {
             try {
                 CosmosItemResponse<ObjectNode> response = container().readItem(key.id(), partition(key),
@@ -148,6 +172,7 @@ public final class CosmosClusterLoadStore implements ClusterLoadStore {
     @Override
     public String replaceIfMatch(ObjectNode document, String expectedEtag) {
         DocumentKey key = DocumentKeys.of(document);
+        checkId(key);
         return call("replace " + key, () -> {
             try {
                 return charged(container().replaceItem(document, key.id(), partition(key),
@@ -155,8 +180,8 @@ public final class CosmosClusterLoadStore implements ClusterLoadStore {
             } catch (CosmosException e) {
                 if (e.getStatusCode() == 412) {
                     meter.request(e.getRequestCharge());
-                    throw new EtagConflictException(key, "changed since it was read (ETag " + expectedEtag
-                            + " is stale)");
+                    return ownEarlierWrite(key, document).orElseThrow(() -> new EtagConflictException(key,
+                            "changed since it was read (ETag " + expectedEtag + " is stale)"));
                 }
                 if (e.getStatusCode() == 404) {
                     meter.request(e.getRequestCharge());
@@ -170,6 +195,7 @@ public final class CosmosClusterLoadStore implements ClusterLoadStore {
     @Override
     public String create(ObjectNode document) {
         DocumentKey key = DocumentKeys.of(document);
+        checkId(key);
         return call("create " + key, () -> {
             try {
                 return charged(container().createItem(document, partition(key), new CosmosItemRequestOptions()))
@@ -177,11 +203,43 @@ public final class CosmosClusterLoadStore implements ClusterLoadStore {
             } catch (CosmosException e) {
                 if (e.getStatusCode() == 409) {
                     meter.request(e.getRequestCharge());
-                    throw new EtagConflictException(key, "already exists");
+                    return ownEarlierWrite(key, document).orElseThrow(() -> new EtagConflictException(key,
+                            "already exists"));
                 }
                 throw e;
             }
         });
+    }
+
+    /**
+     * The ETag of the stored document if it is exactly the one this call was writing. A conditional write that timed
+     * out or met a 503 may have committed before it was tried again; the retry then meets 412 (or 409 for a create)
+     * on its own earlier write, which is no other writer. The document carries its writer and the time it was
+     * written, so an equal copy is this write.
+     */
+    private Optional<String> ownEarlierWrite(DocumentKey key, ObjectNode written) {
+        CosmosItemResponse<ObjectNode> current;
+        try {
+            current = charged(container().readItem(key.id(), partition(key), ObjectNode.class));
+        } catch (CosmosException e) {
+            meter.request(e.getRequestCharge());
+            return Optional.empty();
+        }
+        String etag = current.getETag();
+        if (!sameJson(stored(current.getItem()).json(), written)) {
+            return Optional.empty();
+        }
+        log.info("{}: a write of {} that seemed to fail had succeeded; carrying on with it", describe(), key);
+        return Optional.ofNullable(etag);
+    }
+
+    /** Equal as JSON text would be read back: a long written as 4242 reads back as an int. */
+    private static boolean sameJson(ObjectNode a, ObjectNode b) {
+        try {
+            return JSON.readTree(a.toString()).equals(JSON.readTree(b.toString()));
+        } catch (JsonProcessingException e) {
+            return false;
+        }
     }
 
     /** Cosmos DB deletes documents whose {@code ttl} has passed by itself, and never returns them meanwhile. */
@@ -226,6 +284,9 @@ public final class CosmosClusterLoadStore implements ClusterLoadStore {
      * the server said to wait; anything else that failed fails the call, after the others were done.
      */
     private void bulk(String what, List<CosmosItemOperation> operations) {
+        if (operations.isEmpty()) {
+            return;
+        }
         List<CosmosItemOperation> pending = operations;
         for (int attempt = 1; ; attempt++) {
             List<CosmosItemOperation> retry = new ArrayList<>();
@@ -254,8 +315,7 @@ public final class CosmosClusterLoadStore implements ClusterLoadStore {
                         wait = response.getResponse().getRetryAfterDuration();
                     }
                 } else {
-                    failures.add(operation.getId() + " (" + status + (response.getException() != null
-                            ? ": " + response.getException().getMessage() : "") + ")");
+                    failures.add(describe(operation) + " (" + status + ": " + refusal(response) + ")");
                 }
             }
             if (!failures.isEmpty()) {
@@ -271,6 +331,57 @@ public final class CosmosClusterLoadStore implements ClusterLoadStore {
             }
             pause(wait.isZero() ? backoff(attempt) : min(wait, MAX_RETRY_WAIT));
             pending = retry;
+        }
+    }
+
+    /** The document an operation wrote or deleted, named as hpcscale names it: the item carries its id. */
+    private static String describe(CosmosItemOperation operation) {
+        String id = operation.getId() != null ? operation.getId()
+                : operation.getItem() instanceof ObjectNode item ? item.path("id").asText() : "?";
+        return "document " + shortened(id) + " of pool " + operation.getPartitionKeyValue();
+    }
+
+    private static String refusal(CosmosBulkOperationResponse<Object> response) {
+        if (response.getException() != null) {
+            return firstLine(response.getException().getMessage());
+        }
+        int status = response.getResponse() == null ? -1 : response.getResponse().getStatusCode();
+        return switch (status) {
+            case 400 -> "the service refused the document as malformed";
+            case 401, 403 -> "this identity may not write it";
+            case 409 -> "it already exists";
+            case 413 -> "the document is larger than Cosmos DB's 2 MB limit";
+            default -> "refused";
+        };
+    }
+
+    private static String shortened(String id) {
+        return id.length() > 80 ? "'" + id.substring(0, 80) + "...' (" + id.length() + " characters)" : "'" + id + "'";
+    }
+
+    /**
+     * Why Cosmos DB would refuse this id, or null: the service's own answer names nothing, so it is checked before
+     * sending. {@link CosmosIds} never makes such ids.
+     */
+    private static String refusedId(DocumentKey key) {
+        int bytes = key.id().getBytes(StandardCharsets.UTF_8).length;
+        if (bytes > CosmosIds.MAX_BYTES) {
+            return "document " + shortened(key.id()) + " of pool " + key.poolName() + " has an id of " + bytes
+                    + " bytes: Cosmos DB refuses ids over " + CosmosIds.MAX_BYTES + " bytes";
+        }
+        if (key.id().indexOf('/') >= 0 || key.id().indexOf('\\') >= 0) {
+            return "document " + shortened(key.id()) + " of pool " + key.poolName() + " has '/' or '\\' in its id, "
+                    + "which Cosmos DB refuses";
+        }
+        return null;
+    }
+
+    /** Fails for a single document whose id Cosmos DB would refuse, before anything is sent. */
+    private static void checkId(DocumentKey key) {
+        String refused = refusedId(key);
+        if (refused != null) {
+            throw new StoreException(refused + ". Nothing was written; the program that made the id has a bug, "
+                    + "please report it");
         }
     }
 
@@ -375,9 +486,12 @@ public final class CosmosClusterLoadStore implements ClusterLoadStore {
     }
 
     private CosmosClient build() {
+        // Multi-region writes off: with them a write may commit in a secondary region whose copy of the ETag matches,
+        // so two scalers could both "win" the lease (database-transactions-optimistic-concurrency). Writes then go to
+        // the account's one write region even on an account that allows several.
         CosmosClientBuilder builder = new CosmosClientBuilder()
                 .endpoint(settings.endpoint())
-                .consistencyLevel(ConsistencyLevel.SESSION)
+                .multipleWriteRegionsEnabled(false)
                 .contentResponseOnWriteEnabled(false)
                 .userAgentSuffix("hpcscale/" + Version.current())
                 .throttlingRetryOptions(new ThrottlingRetryOptions()
@@ -385,8 +499,11 @@ public final class CosmosClusterLoadStore implements ClusterLoadStore {
                         .setMaxRetryWaitTime(Duration.ofSeconds(10)))
                 .endToEndOperationLatencyPolicyConfig(
                         new CosmosEndToEndOperationLatencyPolicyConfigBuilder(settings.requestTimeout()).build())
-                .endpointDiscoveryEnabled(!settings.preferredRegions().isEmpty())
+                .endpointDiscoveryEnabled(!settings.localServer())
                 .preferredRegions(settings.preferredRegions());
+        if (settings.consistency() != null) {
+            builder.consistencyLevel(settings.consistency());
+        }
         if (settings.directMode()) {
             builder.directMode(DirectConnectionConfig.getDefaultConfig(), GatewayConnectionConfig.getDefaultConfig());
         } else {

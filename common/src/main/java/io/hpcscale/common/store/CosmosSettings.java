@@ -1,8 +1,10 @@
 package io.hpcscale.common.store;
 
+import com.azure.cosmos.ConsistencyLevel;
 import io.hpcscale.common.config.ConfigException;
 import io.hpcscale.common.config.Settings;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,11 +20,12 @@ import java.util.Set;
  *
  * @param key                     the account key when {@code auth = key}, read from the key file; null for Entra ID
  * @param managedIdentityClientId a user-assigned managed identity's client id, or null for the system-assigned one
+ * @param consistency             the level to read with, or null for the account's default
  * @param requestTimeout          bound on one operation, retries included, so a hung server cannot hold a cycle
  */
 public record CosmosSettings(String endpoint, String database, String container, String key,
-        String managedIdentityClientId, List<String> preferredRegions, boolean createIfMissing, boolean directMode,
-        Duration requestTimeout) {
+        String managedIdentityClientId, List<String> preferredRegions, ConsistencyLevel consistency,
+        boolean createIfMissing, boolean directMode, Duration requestTimeout) {
 
     public CosmosSettings {
         preferredRegions = List.copyOf(preferredRegions);
@@ -45,9 +48,22 @@ public record CosmosSettings(String endpoint, String database, String container,
         return new CosmosSettings(endpoint, settings.string("store.cosmos.database"),
                 settings.string("store.cosmos.container"), key,
                 settings.optionalString("store.cosmos.managedIdentityClientId").orElse(null), regions,
+                settings.optionalString("store.cosmos.consistency").map(CosmosSettings::consistency).orElse(null),
                 settings.bool("store.cosmos.createIfMissing"),
                 settings.string("store.cosmos.connectionMode").equals("direct"),
                 settings.duration("store.cosmos.requestTimeout"));
+    }
+
+    private static ConsistencyLevel consistency(String name) {
+        return switch (name) {
+            case "Strong" -> ConsistencyLevel.STRONG;
+            case "BoundedStaleness" -> ConsistencyLevel.BOUNDED_STALENESS;
+            case "Session" -> ConsistencyLevel.SESSION;
+            case "ConsistentPrefix" -> ConsistencyLevel.CONSISTENT_PREFIX;
+            case "Eventual" -> ConsistencyLevel.EVENTUAL;
+            default -> throw new ConfigException("store.cosmos.consistency = " + name + " is not a consistency level: "
+                    + "use Strong, BoundedStaleness, Session, ConsistentPrefix or Eventual, or leave it unset");
+        };
     }
 
     /** A key gives full access to the account: a file others can read is refused, not used. */
@@ -68,6 +84,20 @@ public record CosmosSettings(String endpoint, String database, String container,
         } catch (IOException e) {
             throw new ConfigException("store.cosmos.keyFile " + file + " cannot be read (" + e.getMessage()
                     + "): it must exist and be readable by the service user");
+        }
+    }
+
+    /**
+     * Whether the endpoint is on this host: a local emulator or test server, which names no regions, so region
+     * discovery must be off for it. On Azure it stays on, so that the client follows the account's regions and a
+     * failover of its write region.
+     */
+    boolean localServer() {
+        try {
+            String host = URI.create(endpoint).getHost();
+            return host != null && (host.equals("localhost") || host.startsWith("127.") || host.equals("[::1]"));
+        } catch (IllegalArgumentException e) {
+            return false;
         }
     }
 

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hpcscale.common.config.ConfigException;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.hpcscale.common.model.CosmosIds;
 import io.hpcscale.common.model.DocumentKey;
 import io.hpcscale.common.model.DocumentType;
 import io.hpcscale.common.testing.CosmosTestServer;
@@ -30,7 +32,7 @@ class CosmosClusterLoadStoreTest extends ClusterLoadStoreContract {
 
     static CosmosSettings settings(String container, boolean createIfMissing, Duration timeout) {
         return new CosmosSettings(CosmosTestServer.running().endpoint(), "hpcscale", container, CosmosTestServer.KEY,
-                null, List.of(), createIfMissing, false, timeout);
+                null, List.of(), null, createIfMissing, false, timeout);
     }
 
     @Override
@@ -118,6 +120,98 @@ class CosmosClusterLoadStoreTest extends ClusterLoadStoreContract {
         store.read(new DocumentKey("a", "1"));
         StoreUsage used = store.usage().minus(before);
         assertTrue(used.requests() >= 2 && used.requestUnits() >= 2, used.toString());
+    }
+
+    @Test
+    void namesWithPercentHashQuestionMarksSpacesAndThreeHundredCharactersRoundTrip() {
+        List<String> names = List.of("12[%3].pbsserver", "100%", "job#7", "what?", "a job with spaces",
+                "tilde~7E", "n".repeat(150) + "%#?/ \\" + "m".repeat(144), "x".repeat(1500));
+        for (String name : names) {
+            String id = CosmosIds.encode(name);
+            ObjectNode document = doc("jobs", "pool %#?", id, 1);
+            document.put("Name", name);
+            store.upsertAll(List.of(document));
+            DocumentKey key = new DocumentKey("pool %#?", id);
+            StoredDocument read = store.read(key).orElseThrow();
+            assertEquals(name, read.json().path("Name").asText());
+            document.put("Value", 2);
+            store.replaceIfMatch(document, read.etag());
+            assertEquals(2, store.read(key).orElseThrow().json().path("Value").asInt());
+            store.deleteAll(List.of(key));
+            assertTrue(store.read(key).isEmpty(), name);
+        }
+        List<ObjectNode> batch = names.stream().map(n -> doc("vms", "pool %#?", CosmosIds.encode(n), 3)).toList();
+        store.upsertAll(batch);
+        assertEquals(names.size(), store.query(DocumentType.VMS, "pool %#?").size());
+    }
+
+    @Test
+    void anIdWithPercentIsCreatedButCannotBeReadAsOnARealAccountInGatewayMode() {
+        store.upsertAll(List.of(doc("jobs", "a", "12[%253].pbsserver", 1)));
+        StoreException e = assertThrows(StoreException.class,
+                () -> store.read(new DocumentKey("a", "12[%253].pbsserver")));
+        assertTrue(e.getMessage().contains("401"), e.getMessage());
+        assertEquals(1, store.query(DocumentType.JOBS, "a").size(), "a query still finds it, so it can be replaced");
+    }
+
+    @Test
+    void anIdOverTheLimitIsNamedAndTheRestOfItsBatchIsWritten() {
+        String tooLong = "j".repeat(CosmosIds.MAX_BYTES + 1);
+        StoreException e = assertThrows(StoreException.class, () -> store.upsertAll(List.of(doc("jobs", "a", "1", 1),
+                doc("jobs", "a", tooLong, 1), doc("jobs", "a", "2", 1))));
+        assertTrue(e.getMessage().contains("1024 bytes") && e.getMessage().contains("'jjjj")
+                && e.getMessage().contains("pool a"), e.getMessage());
+        assertEquals(2, store.query(DocumentType.JOBS, "a").size());
+    }
+
+    @Test
+    void aConditionalWriteThatCommittedBehindA503IsNotTakenForAnotherWriter() {
+        store.upsertAll(List.of(doc("lease", "_meta", "scaler-lease", 1)));
+        StoredDocument lease = store.read(new DocumentKey("_meta", "scaler-lease")).orElseThrow();
+        CosmosTestServer.running().fault("{\"status\":503,\"afterCommit\":true,\"count\":1,\"kinds\":[\"replace\"]}");
+        String etag = store.replaceIfMatch(doc("lease", "_meta", "scaler-lease", 2), lease.etag());
+        StoredDocument now = store.read(new DocumentKey("_meta", "scaler-lease")).orElseThrow();
+        assertEquals(now.etag(), etag);
+        assertEquals(2, now.json().path("Value").asInt());
+
+        CosmosTestServer.running().fault("{\"status\":503,\"afterCommit\":true,\"count\":1,\"kinds\":[\"create\"]}");
+        store.create(doc("lease", "_meta", "created-once", 1));
+        assertThrows(EtagConflictException.class, () -> store.create(doc("lease", "_meta", "created-once", 9)),
+                "a create of a different document over it is still a conflict");
+        assertThrows(EtagConflictException.class, () -> store.replaceIfMatch(doc("lease", "_meta", "scaler-lease",
+                3), lease.etag()), "another writer's change is still a conflict");
+    }
+
+    @Test
+    void chargesRequestUnitsAsAzureBillsThem() {
+        CosmosTestServer.running().resetStats();
+        StoreUsage before = store.usage();
+        ObjectNode big = doc("jobs", "a", "big", 1);
+        big.put("Padding", "p".repeat(4000));
+        store.upsertAll(List.of(big));
+        store.read(new DocumentKey("a", "big"));
+        store.query(DocumentType.JOBS, "a");
+        StoreUsage used = store.usage().minus(before);
+        // A 4 KB insert ~22 RU, its point read 4 RU, a query returning it 2.5 + 4 RU.
+        assertTrue(used.requestUnits() > 30 && used.requestUnits() < 40, used.toString());
+        assertEquals(used.requestUnits(), CosmosTestServer.running().requestCharge(), 0.01);
+    }
+
+    @Test
+    void aContainerOverItsProvisionedThroughputIsRetriedThroughAndLosesNothing() {
+        CosmosTestServer.running().throughput(400);
+        try {
+            List<ObjectNode> documents = new java.util.ArrayList<>();
+            for (int i = 0; i < 400; i++) {
+                documents.add(doc("jobs", "a", "j" + i, i));
+            }
+            store.upsertAll(documents);
+            assertEquals(400, store.query(DocumentType.JOBS, "a").size());
+            assertTrue(CosmosTestServer.running().stats().path("throttled").asInt() > 0,
+                    "2,000 RU of writes must meet 429s at 400 RU/s");
+        } finally {
+            CosmosTestServer.running().throughput(0);
+        }
     }
 
     @Test

@@ -39,6 +39,18 @@ public final class CosmosTestServer implements BeforeAllCallback {
                     .POST(HttpRequest.BodyPublishers.ofString(json)).header("content-type", "application/json"));
         }
 
+        /** Provisions the container with this many RU/s (0 = unlimited): beyond it requests get 429, as on Azure. */
+        public void throughput(int ruPerSecond) {
+            send(HttpRequest.newBuilder(URI.create(endpoint + "/_test/throughput"))
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"ruPerSecond\":" + ruPerSecond + "}"))
+                    .header("content-type", "application/json"));
+        }
+
+        /** Request units charged since the last reset of the statistics. */
+        public double requestCharge() {
+            return stats().path("requestCharge").asDouble();
+        }
+
         public void clearFaults() {
             send(HttpRequest.newBuilder(URI.create(endpoint + "/_test/faults")).DELETE());
         }

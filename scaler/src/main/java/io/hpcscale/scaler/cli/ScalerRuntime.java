@@ -110,7 +110,7 @@ final class ScalerRuntime implements AutoCloseable {
                     + "scaler.interval (" + interval.toSeconds() + "s): the lease would expire between two renewals; "
                     + "leave it out for the default of three intervals");
         }
-        ActionGate gate = new ActionGate(clock);
+        ActionGate gate = new ActionGate();
         Map<String, PoolConfig> configs = PoolConfigs.fromSettings(settings);
         CloudProviders providers = new CloudProviders(settings, new ZtExecCommandRunner(), new SimulatedCloud(clock),
                 gate, azureClients);

@@ -62,7 +62,7 @@ final class SetCapacityCommand implements Callable<Integer> {
         }
         Clock clock = Clock.systemUTC();
         CloudProviders providers = new CloudProviders(settings, new ZtExecCommandRunner(), new SimulatedCloud(clock),
-                new ActionGate(clock));
+                new ActionGate());
         boolean azure = "azure".equals(settings.pool(poolName).string("provider"));
         try (ClusterLoadStore store = azure ? null : StoreFactory.open(settings, clock)) {
             TargetSource target = providers.targetForPool(poolName, store == null ? null : new DocumentStore(store),

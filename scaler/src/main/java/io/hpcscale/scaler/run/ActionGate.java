@@ -1,20 +1,14 @@
 package io.hpcscale.scaler.run;
 
 import io.hpcscale.scaler.cloud.CallGate;
-import java.time.Clock;
 
 /**
  * Whether the scaler may begin another call that changes something: not once it is shutting down (the call in flight
  * finishes, no new one begins), and not once its lease could have expired.
  */
 public final class ActionGate implements CallGate {
-    private final Clock clock;
     private volatile ScalerLease lease;
     private volatile boolean shuttingDown;
-
-    public ActionGate(Clock clock) {
-        this.clock = clock;
-    }
 
     /** From now on every action needs this lease to be held. */
     void requireLease(ScalerLease required) {
@@ -36,7 +30,7 @@ public final class ActionGate implements CallGate {
             return "the scaler is shutting down";
         }
         ScalerLease required = lease;
-        if (required != null && !required.holds(clock.instant())) {
+        if (required != null && !required.holds()) {
             return "this scaler no longer holds the lease";
         }
         return null;

@@ -160,7 +160,7 @@ public final class Scaler {
         LeaseStatus lease = null;
         if (act && !wiring.dryRun()) {
             lease = wiring.lease().acquireOrRenew(now);
-            if (!wiring.lease().holds(now)) {
+            if (!wiring.lease().holds()) {
                 return new CycleOutcome(now, lease, List.of(), lease.problem() == null ? null
                         : "the lease cannot be renewed: " + lease.problem());
             }

@@ -6,6 +6,7 @@ import io.hpcscale.common.store.DocumentStore;
 import io.hpcscale.common.store.EtagConflictException;
 import io.hpcscale.common.store.StoreException;
 import io.hpcscale.common.store.StoredDocument;
+import io.hpcscale.common.time.Monotonic;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -15,76 +16,93 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The lease that lets exactly one scaler act. It is created, renewed and taken over with ETag-conditional writes: of
- * two scalers racing for it, one write fails. The holder renews it every cycle and stops acting a margin before its
- * lease could expire if it cannot renew, so that a standby taking over at the expiry (by its own clock, which may run
- * a little ahead) never overlaps with it.
+ * two scalers racing for it, one write fails.
+ *
+ * <p>No wall clock decides who may act: the hosts' clocks may disagree by minutes (a standby 60 s ahead once took a
+ * lease whose holder was alive and renewing). Each side times the lease on its own monotonic clock. The holder counts
+ * its lease from just before it sent the renewal, and stops acting a margin before that time plus the lease's
+ * length. A standby counts from the moment it first saw the holder's current ETag, which is after the holder sent
+ * that renewal, and takes over only when the same ETag has stood unchanged for the lease's whole length. So the
+ * holder has stopped before the standby may start, whatever either wall clock says. The {@code ExpiresAt} written in
+ * the document is the holder's clock, for people reading {@code status}.
  */
 public final class ScalerLease {
     private static final Logger log = LoggerFactory.getLogger(ScalerLease.class);
-    private static final Duration MAX_CLOCK_SKEW = Duration.ofSeconds(30);
+    /** The holder stops acting this long before its lease ends: for an action begun just before, and clock rates. */
+    private static final Duration MAX_MARGIN = Duration.ofSeconds(30);
 
     private final DocumentStore store;
     private final Duration ttl;
     private final LeaseHolder self;
     private final LongPredicate processAlive;
-    private volatile Instant validUntil;
+    private final Monotonic monotonic;
+    /** Monotonic nanoseconds until which this scaler may act; null when it does not hold the lease. */
+    private volatile Long validUntil;
+    /** The other holder's ETag this standby watches, and when (monotonic) it first saw it. */
+    private String watchedEtag;
+    private long watchedSince;
     private String reportedHolder;
 
     /**
      * @param processAlive whether a process of this host (same boot) still runs: a holder on this host whose process
      *                     is gone (this scaler's previous run, killed) is taken over at once
+     * @param monotonic    this host's elapsed time, which times the lease
      */
-    public ScalerLease(DocumentStore store, Duration ttl, LeaseHolder self, LongPredicate processAlive) {
+    public ScalerLease(DocumentStore store, Duration ttl, LeaseHolder self, LongPredicate processAlive,
+            Monotonic monotonic) {
         this.store = store;
         this.ttl = ttl;
         this.self = self;
         this.processAlive = processAlive;
+        this.monotonic = monotonic;
     }
 
     public static ScalerLease forThisProcess(DocumentStore store, Duration ttl) {
         return new ScalerLease(store, ttl, LeaseHolder.thisProcess(),
-                pid -> ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false));
+                pid -> ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), Monotonic.system());
     }
 
     public LeaseHolder self() {
         return self;
     }
 
-    /** Whether this scaler holds a lease still valid at {@code now} by its last successful renewal. */
-    public boolean holds(Instant now) {
-        Instant until = validUntil;
-        return until != null && now.isBefore(until);
+    /** Whether this scaler holds a lease still valid now by its last successful renewal, timed on this host. */
+    public boolean holds() {
+        Long until = validUntil;
+        return until != null && monotonic.nanos() - until < 0;
     }
 
     /** Takes the lease if it is free, expired or held by a process that is gone; renews it if held by this scaler. */
     public LeaseStatus acquireOrRenew(Instant now) {
+        // Counted from before anything is sent: the standby's count starts after it sees this write's result.
+        long sentAt = monotonic.nanos();
         try {
             Optional<StoredDocument> stored = store.store().read(LeaseDocument.KEY);
             if (stored.isEmpty()) {
                 store.store().create(store.codec().encode(mine(now)));
-                return becameActive(now, "the lease was free");
+                return becameActive(now, sentAt, "the lease was free");
             }
             LeaseDocument lease = store.codec().decode(stored.get().json(), LeaseDocument.class);
             String etag = stored.get().etag();
             if (lease.holder().equals(self.name())) {
                 store.store().replaceIfMatch(store.codec().encode(mine(now)), etag);
-                validUntil = now.plus(ttl).minus(margin());
+                validUntil = sentAt + ttl.minus(margin()).toNanos();
                 return new LeaseStatus(LeaseStatus.State.ACTIVE, self.name(), now.plus(ttl), null);
             }
-            String takeover = takeoverReason(lease, now);
+            String takeover = takeoverReason(lease, etag);
             if (takeover != null) {
                 store.store().replaceIfMatch(store.codec().encode(mine(now)), etag);
-                return becameActive(now, takeover);
+                return becameActive(now, sentAt, takeover);
             }
             return standby(lease.holder(), lease.expiresAt());
         } catch (EtagConflictException e) {
             validUntil = null;
             return standby(null, null);
         } catch (DocumentFormatException e) {
-            return unknown(now, "the lease document " + LeaseDocument.KEY + " cannot be read (" + e.getMessage()
+            return unknown("the lease document " + LeaseDocument.KEY + " cannot be read (" + e.getMessage()
                     + "); delete it with the store's tools to let a scaler take it");
         } catch (StoreException e) {
-            return unknown(now, e.getMessage());
+            return unknown(e.getMessage());
         }
     }
 
@@ -105,16 +123,24 @@ public final class ScalerLease {
         }
     }
 
-    private String takeoverReason(LeaseDocument lease, Instant now) {
+    private String takeoverReason(LeaseDocument lease, String etag) {
         if (lease.released()) {
             return "the lease was released";
-        }
-        if (!now.isBefore(lease.expiresAt())) {
-            return "the lease of " + lease.holder() + " expired at " + lease.expiresAt();
         }
         if (self.host().equals(lease.host()) && !self.bootId().isEmpty() && self.bootId().equals(lease.bootId())
                 && !processAlive.test(lease.pid())) {
             return "its holder " + lease.holder() + ", on this host, no longer runs";
+        }
+        long seen = monotonic.nanos();
+        if (!etag.equals(watchedEtag)) {
+            watchedEtag = etag;
+            watchedSince = seen;
+            return null;
+        }
+        Duration unchanged = Duration.ofNanos(seen - watchedSince);
+        if (unchanged.compareTo(ttl) >= 0) {
+            return "the lease of " + lease.holder() + " was not renewed for " + unchanged.toSeconds() + " s, timed on "
+                    + "this host (lease " + ttl.toSeconds() + " s)";
         }
         return null;
     }
@@ -123,8 +149,9 @@ public final class ScalerLease {
         return new LeaseDocument(self.name(), self.host(), self.pid(), self.bootId(), now, now.plus(ttl));
     }
 
-    private LeaseStatus becameActive(Instant now, String why) {
-        validUntil = now.plus(ttl).minus(margin());
+    private LeaseStatus becameActive(Instant now, long sentAt, String why) {
+        validUntil = sentAt + ttl.minus(margin()).toNanos();
+        watchedEtag = null;
         reportedHolder = self.name();
         log.info("this scaler ({}) now holds the lease until {}: {}", self.name(), now.plus(ttl), why);
         return new LeaseStatus(LeaseStatus.State.ACTIVE, self.name(), now.plus(ttl), null);
@@ -141,15 +168,16 @@ public final class ScalerLease {
         return new LeaseStatus(LeaseStatus.State.STANDBY, holder, expiresAt, null);
     }
 
-    private LeaseStatus unknown(Instant now, String problem) {
-        log.warn("the scaler lease cannot be renewed: {}; {}", problem, holds(now)
-                ? "acting only until " + validUntil : "nothing is done until it can");
+    private LeaseStatus unknown(String problem) {
+        Long until = validUntil;
+        log.warn("the scaler lease cannot be renewed: {}; {}", problem, holds()
+                ? "acting only for " + Duration.ofNanos(until - monotonic.nanos()).toSeconds() + " s more"
+                : "nothing is done until it can");
         return new LeaseStatus(LeaseStatus.State.UNKNOWN, null, null, problem);
     }
 
-    /** Stop acting this much before the lease expires, for the clocks of two hosts that disagree a little. */
     private Duration margin() {
         Duration quarter = ttl.dividedBy(4);
-        return quarter.compareTo(MAX_CLOCK_SKEW) < 0 ? quarter : MAX_CLOCK_SKEW;
+        return quarter.compareTo(MAX_MARGIN) < 0 ? quarter : MAX_MARGIN;
     }
 }

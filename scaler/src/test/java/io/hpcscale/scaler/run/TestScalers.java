@@ -2,6 +2,7 @@ package io.hpcscale.scaler.run;
 
 import io.hpcscale.common.store.DocumentStore;
 import io.hpcscale.scaler.plan.Planner;
+import io.hpcscale.common.time.Monotonic;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -40,8 +41,8 @@ public final class TestScalers {
     private static synchronized Scaler scaler(List<PoolRuntime> pools, DocumentStore documents,
             ScalerEvents events, Clock clock, boolean dryRun, String host, Executor executor, RemovalInbox removals) {
         ScalerLease lease = new ScalerLease(documents, Duration.ofMinutes(3),
-                new LeaseHolder(host, nextProcess++, "test-boot"), pid -> true);
+                new LeaseHolder(host, nextProcess++, "test-boot"), pid -> true, Monotonic.following(clock));
         return new Scaler(pools, new Scaler.Wiring(documents, new Planner(Duration.ofMinutes(6)), events, lease,
-                new ActionGate(clock), new CloudThrottles(), executor, clock, dryRun, removals));
+                new ActionGate(), new CloudThrottles(), executor, clock, dryRun, removals));
     }
 }
