@@ -112,7 +112,7 @@ public final class SimulatedCluster {
         ScalerLease lease = new ScalerLease(documents, LEASE_TTL, new LeaseHolder(host, process, "simulated-boot"),
                 runningScalerProcesses::contains, Monotonic.following(clock));
         return new Scaler(runtimes, new Scaler.Wiring(documents, new Planner(spec.staleAfter()), events, lease,
-                new ActionGate(), new CloudThrottles(), Runnable::run, clock, false, removals));
+                new ActionGate(), new CloudThrottles(), Runnable::run, clock, false, removals, Duration.ofHours(1)));
     }
 
     /** The scheduler catches up with the clock, then the agent runs one cycle. */

@@ -72,7 +72,7 @@ final class SlurmServices implements AutoCloseable {
         scaler = new Scaler(pools, new Scaler.Wiring(documents,
                 new Planner(scalerSettings.duration("scaler.staleAfter")), recorder,
                 ScalerLease.forThisProcess(documents, Duration.ofMinutes(3)), gate, new CloudThrottles(),
-                Runnable::run, Clock.systemUTC(), false, RemovalInbox.none()));
+                Runnable::run, Clock.systemUTC(), false, RemovalInbox.none(), Duration.ofHours(1)));
     }
 
     void cycle(RealSlurm slurm) throws Exception {

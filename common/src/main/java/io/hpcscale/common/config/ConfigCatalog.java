@@ -218,6 +218,13 @@ public final class ConfigCatalog {
                 .describe("Time between two scaler cycles (read the documents and each pool's instances, plan, "
                         + "act).")
                 .build());
+        keys.add(key("scaler.fullReadInterval", ValueKind.DURATION, "1h", Set.of(SCALER)).minimumMillis(60_000)
+                .describe("Each cycle reads only the documents that changed, and only in pools where the agent or "
+                        + "the scaler wrote something. This often each pool is read whole instead; a document the "
+                        + "incremental reads had missed is then logged as a bug. At most "
+                        + "30 minutes is kept between two reads of a pool on Cosmos DB, whose record of deletions lasts "
+                        + "an hour.")
+                .build());
         keys.add(key("scaler.quickInterval", ValueKind.DURATION, "5s", Set.of(SCALER)).minimumMillis(0)
                 .describe("Between cycles, the scaler reads each agent's heartbeat this often (one small point read "
                         + "per agent) and runs a cycle at once when an agent wrote a change, so a queued job or a "
@@ -234,9 +241,10 @@ public final class ConfigCatalog {
         keys.add(key("scaler.leaseTtl", ValueKind.DURATION, null, Set.of(SCALER)).minimumMillis(3000)
                 .defaultMeaning("three times scaler.interval")
                 .describe("Only the scaler holding the lease acts; it renews the lease every cycle. A standby "
-                        + "scaler takes over once the lease has not been renewed for this long (at once if the "
-                        + "holder was this host's own previous run). A holder that cannot renew stops acting a "
-                        + "margin (a quarter of it, at most 30s) before it could expire.")
+                        + "scaler takes over once it has seen the lease unrenewed for this long, timed on its own "
+                        + "clock from its first sight (at once if the holder released it or was this host's own "
+                        + "previous run). A holder that cannot renew stops acting a margin (a quarter of it, at most "
+                        + "30s) before it could expire. No host's wall clock is compared with another's.")
                 .build());
         keys.add(key("scaler.shutdownGrace", ValueKind.DURATION, "2m", Set.of(SCALER)).minimumMillis(0)
                 .describe("On SIGTERM or SIGINT the scaler begins no new call, lets the cloud calls and commands in "

@@ -3,6 +3,7 @@ package io.hpcscale.common.store;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.hpcscale.common.model.DocumentKey;
 import io.hpcscale.common.model.DocumentType;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
@@ -18,6 +19,8 @@ import java.util.Set;
  * on half a batch reads the store again before relying on it (the agent does, after any failed write).
  */
 public interface ClusterLoadStore extends AutoCloseable {
+    /** How long {@link #changesSince} keeps reporting a deletion. */
+    Duration DELETIONS_KEPT = Duration.ofHours(1);
 
     /** Inserts or replaces the documents; each is written whole, and a failure may leave some written. */
     void upsertAll(Collection<ObjectNode> documents);
@@ -33,6 +36,17 @@ public interface ClusterLoadStore extends AutoCloseable {
     List<StoredDocument> queryPool(String poolName, Set<DocumentType> types);
 
     List<StoredDocument> queryByType(DocumentType type);
+
+    /**
+     * One pool's documents of these types written since {@code position} ({@link PoolChanges#START}: all of them), and
+     * those deleted since. A store whose reads are cheap answers every call with the whole pool, as this default does;
+     * a store that charges per document read (Cosmos DB) answers with what changed. A deletion is reported for at
+     * least {@link #DELETIONS_KEPT} after it: a reader whose position is older must start again from
+     * {@link PoolChanges#START}.
+     */
+    default PoolChanges changesSince(String poolName, Set<DocumentType> types, long position) {
+        return PoolChanges.whole(queryPool(poolName, types), PoolChanges.START);
+    }
 
     /**
      * Replaces a document only if its current ETag is {@code expectedEtag}.
@@ -52,6 +66,14 @@ public interface ClusterLoadStore extends AutoCloseable {
 
     /** Deletes documents whose {@code ttl} has passed (reads already ignore them); returns how many. */
     int purgeExpired();
+
+    /**
+     * What in the store's own setup is wrong or costs more than it needs to, each saying how to fix it; empty when
+     * all is well. What makes the store unusable is a {@link StoreException} here, as on any other call.
+     */
+    default List<String> setupProblems() {
+        return List.of();
+    }
 
     /** Requests made and request units charged since this store was opened. */
     StoreUsage usage();

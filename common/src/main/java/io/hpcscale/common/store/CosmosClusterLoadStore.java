@@ -54,6 +54,15 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The client is made, and the container checked (or created), on first use, so a program started while Cosmos
  * DB is unreachable runs and recovers when it comes back.
+ *
+ * <p>Readers that follow a pool read only what changed ({@link #changesSince}): a query on {@code _ts}, the
+ * server's own time of each write, which the default indexing and ours index. A query that returns 1,000 documents of
+ * 1 KB costs 1,000 RU, so re-reading a 5,000-job cluster every cycle cost more than a 400 RU/s container gives in a
+ * second; the change since the last cycle is a few dozen documents. Such a query cannot see a deletion, so a
+ * deletion here replaces the document with a small tombstone ({@code Type} {@value #TOMBSTONE}) that expires after
+ * {@link ClusterLoadStore#DELETIONS_KEPT} by the container's TTL. Every other read ignores tombstones: they match no
+ * document type, and a point read of one finds nothing. (The change feed was the alternative; in its latest-version
+ * mode it reports no deletions either, and it costs a request per physical partition even when nothing changed.)
  */
 public final class CosmosClusterLoadStore implements ClusterLoadStore {
     private static final Logger log = LoggerFactory.getLogger(CosmosClusterLoadStore.class);
@@ -63,6 +72,14 @@ public final class CosmosClusterLoadStore implements ClusterLoadStore {
     private static final Duration MAX_RETRY_WAIT = Duration.ofSeconds(5);
     private static final int PAGE_SIZE = 1000;
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** The {@code Type} of a deleted document's tombstone. */
+    static final String TOMBSTONE = "deleted";
+    /**
+     * A read of changes goes back this far before the newest {@code _ts} it last saw, inclusive: {@code _ts} has whole
+     * seconds, so a write in the same second as the last one read may commit after the read; one second more allows
+     * for the clocks of a partition's replicas should its primary move. What is read twice is known by its ETag.
+     */
+    private static final long OVERLAP_SECONDS = 1;
     private static final Set<String> SYSTEM_FIELDS = Set.of("_rid", "_self", "_etag", "_attachments", "_ts", "_lsn");
 
     private final CosmosSettings settings;
@@ -117,7 +134,7 @@ public final class CosmosClusterLoadStore implements ClusterLoadStore {
             return;
         }
         List<CosmosItemOperation> operations = keys.stream().filter(key -> refusedId(key) == null)
-                .map(key -> CosmosBulkOperations.getDeleteItemOperation(key.id(), partition(key))).toList();
+                .map(key -> CosmosBulkOperations.getUpsertItemOperation(tombstone(key), partition(key))).toList();
         bulk("delete " + keys.size() + " documents", operations);
         failIfRefused("delete", keys.stream().map(CosmosClusterLoadStore::refusedId).filter(Objects::nonNull).toList());
     }
@@ -130,7 +147,7 @@ public final class CosmosClusterLoadStore implements ClusterLoadStore {
                 CosmosItemResponse<ObjectNode> response = container().readItem(key.id(), partition(key),
                         ObjectNode.class);
                 charged(response);
-                return Optional.of(stored(response.getItem()));
+                return isTombstone(response.getItem()) ? Optional.empty() : Optional.of(stored(response.getItem()));
             } catch (CosmosException e) {
                 if (e.getStatusCode() == 404) {
                     meter.request(e.getRequestCharge());
@@ -170,6 +187,47 @@ public final class CosmosClusterLoadStore implements ClusterLoadStore {
     }
 
     @Override
+    public PoolChanges changesSince(String poolName, Set<DocumentType> types, long position) {
+        List<SqlParameter> parameters = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        int i = 0;
+        for (DocumentType type : types.stream().sorted().toList()) {
+            names.add("@type" + i);
+            parameters.add(new SqlParameter("@type" + i++, type.wireName()));
+        }
+        String typeFilter = "c.Type IN (" + String.join(", ", names) + ")";
+        boolean whole = position <= PoolChanges.START;
+        SqlQuerySpec query;
+        if (whole) {
+            query = new SqlQuerySpec("SELECT * FROM c WHERE " + typeFilter, parameters);
+        } else {
+            parameters.add(new SqlParameter("@since", position - OVERLAP_SECONDS));
+            parameters.add(new SqlParameter("@tombstone", TOMBSTONE));
+            query = new SqlQuerySpec("SELECT * FROM c WHERE c._ts >= @since AND (" + typeFilter
+                    + " OR c.Type = @tombstone)", parameters);
+        }
+        CosmosQueryRequestOptions options = new CosmosQueryRequestOptions().setPartitionKey(new PartitionKey(poolName));
+        return call("read what changed in pool " + poolName, () -> {
+            List<StoredDocument> documents = new ArrayList<>();
+            List<DocumentKey> deleted = new ArrayList<>();
+            long latest = Math.max(position, PoolChanges.START);
+            for (FeedResponse<ObjectNode> page : container().queryItems(query, options, ObjectNode.class)
+                    .iterableByPage(PAGE_SIZE)) {
+                meter.request(page.getRequestCharge());
+                for (ObjectNode item : page.getResults()) {
+                    latest = Math.max(latest, item.path("_ts").asLong());
+                    if (isTombstone(item)) {
+                        deleted.add(new DocumentKey(poolName, item.path("id").asText()));
+                    } else {
+                        documents.add(stored(item));
+                    }
+                }
+            }
+            return new PoolChanges(documents, deleted, latest, whole);
+        });
+    }
+
+    @Override
     public String replaceIfMatch(ObjectNode document, String expectedEtag) {
         DocumentKey key = DocumentKeys.of(document);
         checkId(key);
@@ -203,8 +261,8 @@ public final class CosmosClusterLoadStore implements ClusterLoadStore {
             } catch (CosmosException e) {
                 if (e.getStatusCode() == 409) {
                     meter.request(e.getRequestCharge());
-                    return ownEarlierWrite(key, document).orElseThrow(() -> new EtagConflictException(key,
-                            "already exists"));
+                    return overTombstone(key, document).or(() -> ownEarlierWrite(key, document))
+                            .orElseThrow(() -> new EtagConflictException(key, "already exists"));
                 }
                 throw e;
             }
@@ -233,6 +291,30 @@ public final class CosmosClusterLoadStore implements ClusterLoadStore {
         return Optional.ofNullable(etag);
     }
 
+    /** Creates the document in place of its tombstone, if a tombstone is what stands there: a deleted id is free. */
+    private Optional<String> overTombstone(DocumentKey key, ObjectNode document) {
+        CosmosItemResponse<ObjectNode> current;
+        try {
+            current = charged(container().readItem(key.id(), partition(key), ObjectNode.class));
+        } catch (CosmosException e) {
+            meter.request(e.getRequestCharge());
+            return Optional.empty();
+        }
+        if (!isTombstone(current.getItem())) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(charged(container().replaceItem(document, key.id(), partition(key),
+                    new CosmosItemRequestOptions().setIfMatchETag(current.getETag()))).getETag());
+        } catch (CosmosException e) {
+            meter.request(e.getRequestCharge());
+            if (e.getStatusCode() == 412) {
+                return Optional.empty();
+            }
+            throw e;
+        }
+    }
+
     /** Equal as JSON text would be read back: a long written as 4242 reads back as an int. */
     private static boolean sameJson(ObjectNode a, ObjectNode b) {
         try {
@@ -246,6 +328,20 @@ public final class CosmosClusterLoadStore implements ClusterLoadStore {
     @Override
     public int purgeExpired() {
         return 0;
+    }
+
+    /** What in the container's own setup costs more than it should; its shape was checked when it was opened. */
+    @Override
+    public List<String> setupProblems() {
+        CosmosContainerProperties properties = call("read the container's settings",
+                () -> container().read().getProperties());
+        String unneeded = IndexPaths.unneeded(properties.getIndexingPolicy());
+        if (unneeded == null) {
+            return List.of();
+        }
+        return List.of(settings.describe() + " indexes " + unneeded + ", which no query of hpcscale filters on: "
+                + "every write pays for it (about 2 RU more per job document). Index only what hpcscale queries: "
+                + ContainerCheck.update(settings) + " --idx '" + IndexPaths.POLICY_JSON + "'");
     }
 
     @Override
@@ -332,6 +428,19 @@ public final class CosmosClusterLoadStore implements ClusterLoadStore {
             pause(wait.isZero() ? backoff(attempt) : min(wait, MAX_RETRY_WAIT));
             pending = retry;
         }
+    }
+
+    private static ObjectNode tombstone(DocumentKey key) {
+        ObjectNode json = JSON.createObjectNode();
+        json.put("id", key.id());
+        json.put("PoolName", key.poolName());
+        json.put("Type", TOMBSTONE);
+        json.put("ttl", DELETIONS_KEPT.toSeconds());
+        return json;
+    }
+
+    private static boolean isTombstone(ObjectNode item) {
+        return TOMBSTONE.equals(item.path("Type").asText());
     }
 
     /** The document an operation wrote or deleted, named as hpcscale names it: the item carries its id. */
@@ -424,9 +533,19 @@ public final class CosmosClusterLoadStore implements ClusterLoadStore {
                     + "s)";
             case 429 -> "throttled (429) after " + attempts + " attempts: the container needs more request units";
             case 503 -> "unavailable (503) after " + attempts + " attempts";
-            default -> "status " + e.getStatusCode() + "/" + e.getSubStatusCode() + ": " + firstLine(e.getMessage());
+            default -> consistencyRefused(e.getMessage()) ? CONSISTENCY_REFUSED
+                    : "status " + e.getStatusCode() + "/" + e.getSubStatusCode() + ": " + firstLine(e.getMessage());
         };
         return new StoreException(describe() + " failed to " + what + ": " + why, e);
+    }
+
+    private static final String CONSISTENCY_REFUSED = "store.cosmos.consistency asks for a level stronger than the "
+            + "account's default consistency, which Cosmos DB refuses: leave store.cosmos.consistency unset to use "
+            + "the account's own level, or set it to that level or a weaker one";
+
+    /** The SDK's words when a client asks for more consistency than the account gives (azure-cosmos 4.x). */
+    private static boolean consistencyRefused(String message) {
+        return message != null && message.contains("invalid when service is configured with consistency level");
     }
 
     private static boolean isTransient(int status) {
@@ -471,8 +590,9 @@ public final class CosmosClusterLoadStore implements ClusterLoadStore {
     /** The document as hpcscale wrote it: Cosmos DB's own fields go, its ETag is kept beside it. */
     private static StoredDocument stored(ObjectNode item) {
         String etag = item.path("_etag").asText();
+        long writtenAt = item.path("_ts").asLong();
         item.remove(SYSTEM_FIELDS);
-        return new StoredDocument(item, etag);
+        return new StoredDocument(item, etag, writtenAt);
     }
 
     private synchronized CosmosContainer container() {
@@ -517,6 +637,9 @@ public final class CosmosClusterLoadStore implements ClusterLoadStore {
         try {
             return builder.buildClient();
         } catch (RuntimeException e) {
+            if (consistencyRefused(e.getMessage())) {
+                throw new StoreException(describe() + ": " + CONSISTENCY_REFUSED, e);
+            }
             throw new StoreException(describe() + " cannot be reached: " + firstLine(e.getMessage())
                     + " (check store.cosmos.endpoint, and that this host reaches it on port 443)", e);
         }
@@ -542,6 +665,7 @@ public final class CosmosClusterLoadStore implements ClusterLoadStore {
                     CosmosContainerProperties properties = new CosmosContainerProperties(settings.container(),
                             "/PoolName");
                     properties.setDefaultTimeToLiveInSeconds(-1);
+                    properties.setIndexingPolicy(IndexPaths.policy());
                     meter.request(client.getDatabase(settings.database()).createContainerIfNotExists(properties)
                             .getRequestCharge());
                 }
@@ -563,10 +687,21 @@ public final class CosmosClusterLoadStore implements ClusterLoadStore {
                         + "create a container with partition key /PoolName (its key cannot be changed) and name it "
                         + "in store.cosmos.container");
             }
-            if (properties.getDefaultTimeToLiveInSeconds() == null) {
-                throw new StoreException(settings.describe() + " has time to live off, so events would never "
-                        + "expire: turn it on without a default (az cosmosdb sql container update ... --ttl -1)");
+            Integer ttl = properties.getDefaultTimeToLiveInSeconds();
+            if (ttl == null) {
+                throw new StoreException(settings.describe() + " has time to live off, so events and deletions would "
+                        + "never expire: turn it on without a default (" + update(settings) + " --ttl -1)");
             }
+            if (ttl > 0) {
+                throw new StoreException(settings.describe() + " expires every document after " + ttl + " s (its "
+                        + "default time to live), jobs, nodes, the scaler's lease and state included: turn the "
+                        + "default off and keep TTL on (" + update(settings) + " --ttl -1)");
+            }
+        }
+
+        static String update(CosmosSettings settings) {
+            return "az cosmosdb sql container update --account-name <account> --resource-group <group> "
+                    + "--database-name " + settings.database() + " --name " + settings.container();
         }
 
         private static StoreException missing(CosmosSettings settings, CosmosException e) {

@@ -9,11 +9,13 @@ import io.hpcscale.common.model.DocumentKey;
 import io.hpcscale.common.model.DocumentType;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,6 +46,9 @@ public final class DocumentStore {
         }
     };
 
+    /** Writes made through this object, by pool: a reader of changes knows which pools it changed itself. */
+    private final Map<String, Long> writesByPool = new ConcurrentHashMap<>();
+
     public DocumentStore(ClusterLoadStore store) {
         this.store = store;
     }
@@ -65,6 +70,11 @@ public final class DocumentStore {
         return decodeAll(store.queryPool(pool, types), ClusterLoadDocument.class);
     }
 
+    /** Documents read some other way, typed; those that do not follow the contract are skipped. */
+    public List<ClusterLoadDocument> decode(List<StoredDocument> stored) {
+        return decodeAll(stored, ClusterLoadDocument.class);
+    }
+
     public <T extends ClusterLoadDocument> Optional<Versioned<T>> read(DocumentKey key, Class<T> documentClass) {
         return store.read(key).flatMap(stored -> decode(stored, documentClass)
                 .map(document -> new Versioned<>(document, stored.etag())));
@@ -75,6 +85,17 @@ public final class DocumentStore {
      * first agent cycle at 100,000 jobs all at once took 170 MB of JSON trees.
      */
     public void upsert(Collection<? extends ClusterLoadDocument> documents) {
+        Set<String> pools = new HashSet<>();
+        documents.forEach(document -> pools.add(document.poolName()));
+        countWrites(pools);
+        try {
+            upsertBatches(documents);
+        } finally {
+            countWrites(pools);
+        }
+    }
+
+    private void upsertBatches(Collection<? extends ClusterLoadDocument> documents) {
         List<ObjectNode> batch = new ArrayList<>(Math.min(documents.size(), WRITE_BATCH));
         for (ClusterLoadDocument document : documents) {
             batch.add(codec.encode(document));
@@ -89,7 +110,26 @@ public final class DocumentStore {
     }
 
     public void delete(Collection<DocumentKey> keys) {
-        store.deleteAll(keys);
+        Set<String> pools = new HashSet<>();
+        keys.forEach(key -> pools.add(key.poolName()));
+        countWrites(pools);
+        try {
+            store.deleteAll(keys);
+        } finally {
+            countWrites(pools);
+        }
+    }
+
+    /**
+     * A count that moves when a write or delete to this pool through this object begins and again when it ends: a
+     * reader that saw the same count before two reads knows that it wrote nothing there in between, nor during either.
+     */
+    public long writesTo(String pool) {
+        return writesByPool.getOrDefault(pool, 0L);
+    }
+
+    private void countWrites(Set<String> pools) {
+        pools.forEach(pool -> writesByPool.merge(pool, 1L, Long::sum));
     }
 
     public ClusterLoadStore store() {

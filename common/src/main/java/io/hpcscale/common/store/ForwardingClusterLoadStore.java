@@ -50,6 +50,16 @@ public abstract class ForwardingClusterLoadStore implements ClusterLoadStore {
     }
 
     @Override
+    public PoolChanges changesSince(String poolName, Set<DocumentType> types, long position) {
+        return delegate.changesSince(poolName, types, position);
+    }
+
+    @Override
+    public List<String> setupProblems() {
+        return delegate.setupProblems();
+    }
+
+    @Override
     public StoreUsage usage() {
         return delegate.usage();
     }

@@ -11,17 +11,25 @@ import java.util.function.Supplier;
  */
 public final class StoredDocument {
     private final String etag;
+    private final long writtenAt;
     private Supplier<ObjectNode> source;
     private ObjectNode json;
 
     public StoredDocument(ObjectNode json, String etag) {
+        this(json, etag, 0);
+    }
+
+    /** @param writtenAt when the store last wrote it, in its own epoch seconds (Cosmos DB's {@code _ts}); 0: unknown */
+    public StoredDocument(ObjectNode json, String etag, long writtenAt) {
         this.json = Objects.requireNonNull(json, "json");
         this.etag = Objects.requireNonNull(etag, "etag");
+        this.writtenAt = writtenAt;
     }
 
     private StoredDocument(Supplier<ObjectNode> source, String etag) {
         this.source = source;
         this.etag = Objects.requireNonNull(etag, "etag");
+        this.writtenAt = 0;
     }
 
     /** A document whose JSON is produced on first use; the supplier may throw a DocumentFormatException. */
@@ -31,6 +39,11 @@ public final class StoredDocument {
 
     public String etag() {
         return etag;
+    }
+
+    /** When the store last wrote this version, by the store's clock in epoch seconds; 0 when the store does not say. */
+    public long writtenAt() {
+        return writtenAt;
     }
 
     public synchronized ObjectNode json() {

@@ -91,6 +91,58 @@ public abstract class ClusterLoadStoreContract {
     }
 
     @Test
+    void aDeletedDocumentIsGoneForEveryReadAndItsIdFreeAgain() {
+        store.upsertAll(List.of(doc("drains", "a", "drain-n1", 1), doc("lease", "_meta", "scaler-lease", 1)));
+        store.deleteAll(List.of(new DocumentKey("a", "drain-n1"), new DocumentKey("_meta", "scaler-lease")));
+        assertTrue(store.read(new DocumentKey("a", "drain-n1")).isEmpty());
+        assertTrue(store.queryPool("a", java.util.Set.of(DocumentType.DRAINS, DocumentType.JOBS)).isEmpty());
+        String etag = store.create(doc("lease", "_meta", "scaler-lease", 2));
+        assertEquals(etag, store.read(new DocumentKey("_meta", "scaler-lease")).orElseThrow().etag());
+        store.upsertAll(List.of(doc("drains", "a", "drain-n1", 3)));
+        assertEquals(3, store.read(new DocumentKey("a", "drain-n1")).orElseThrow().json().path("Value").asInt());
+    }
+
+    @Test
+    void followingAPoolsChangesAlwaysGivesThePoolAsItIs() throws Exception {
+        java.util.Set<DocumentType> types = java.util.Set.of(DocumentType.JOBS, DocumentType.VMS);
+        store.upsertAll(List.of(doc("jobs", "a", "1", 1), doc("jobs", "a", "2", 2), doc("vms", "a", "n1", 3),
+                doc("jobs", "b", "1", 4), doc("drains", "a", "drain-n1", 5)));
+        java.util.Map<DocumentKey, StoredDocument> copy = new java.util.HashMap<>();
+        PoolChanges first = store.changesSince("a", types, PoolChanges.START);
+        assertTrue(first.whole());
+        long position = apply(copy, first);
+        assertEquals(java.util.Set.of("a/1", "a/2", "a/n1"), keys(copy));
+
+        letTimePass(Duration.ofSeconds(2));
+        store.upsertAll(List.of(doc("jobs", "a", "2", 20), doc("jobs", "a", "3", 30), doc("jobs", "b", "9", 9)));
+        store.deleteAll(List.of(new DocumentKey("a", "1"), new DocumentKey("a", "drain-n1")));
+        position = apply(copy, store.changesSince("a", types, position));
+        assertEquals(java.util.Set.of("a/2", "a/3", "a/n1"), keys(copy));
+        assertEquals(20, copy.get(new DocumentKey("a", "2")).json().path("Value").asInt());
+
+        store.deleteAll(List.of(new DocumentKey("a", "n1")));
+        store.upsertAll(List.of(doc("vms", "a", "n1", 31)));
+        apply(copy, store.changesSince("a", types, position));
+        assertEquals(31, copy.get(new DocumentKey("a", "n1")).json().path("Value").asInt(),
+                "a document deleted and written again is there");
+        assertEquals(ids(store.queryPool("a", types)), copy.keySet().stream().map(DocumentKey::toString).sorted()
+                .toList());
+    }
+
+    private static long apply(java.util.Map<DocumentKey, StoredDocument> copy, PoolChanges changes) {
+        if (changes.whole()) {
+            copy.clear();
+        }
+        changes.deleted().forEach(copy::remove);
+        changes.documents().forEach(document -> copy.put(document.key(), document));
+        return changes.position();
+    }
+
+    private static java.util.Set<String> keys(java.util.Map<DocumentKey, StoredDocument> copy) {
+        return copy.keySet().stream().map(DocumentKey::toString).collect(Collectors.toSet());
+    }
+
+    @Test
     void replacesOnlyWithTheCurrentEtag() {
         String etag = store.create(doc("lease", "_meta", "scaler-lease", 1));
         String next = store.replaceIfMatch(doc("lease", "_meta", "scaler-lease", 2), etag);

@@ -215,6 +215,34 @@ class CosmosClusterLoadStoreTest extends ClusterLoadStoreContract {
     }
 
     @Test
+    void aPoolsChangesCostOnlyWhatChanged() throws Exception {
+        java.util.Set<DocumentType> types = java.util.Set.of(DocumentType.JOBS, DocumentType.VMS);
+        List<ObjectNode> jobs = new java.util.ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            jobs.add(doc("jobs", "a", "j" + i, i));
+        }
+        store.upsertAll(jobs);
+        PoolChanges whole = store.changesSince("a", types, PoolChanges.START);
+        assertEquals(200, whole.documents().size());
+        // A read of changes goes back over the last second it saw (writes of that second may commit after it): the
+        // 200 come back once more, with the first change made a few seconds later.
+        Thread.sleep(2_500);
+        store.upsertAll(List.of(doc("vms", "a", "n1", 1)));
+        PoolChanges first = store.changesSince("a", types, whole.position());
+        assertEquals(201, first.documents().size());
+        Thread.sleep(2_500);
+        store.upsertAll(List.of(doc("jobs", "a", "j7", 700), doc("jobs", "a", "new", 1)));
+        store.deleteAll(List.of(new DocumentKey("a", "j8")));
+        CosmosTestServer.running().resetStats();
+        PoolChanges changes = store.changesSince("a", types, first.position());
+        assertEquals(java.util.Set.of("a/n1", "a/j7", "a/new"), changes.documents().stream()
+                .map(d -> d.key().toString()).collect(java.util.stream.Collectors.toSet()));
+        assertEquals(List.of(new DocumentKey("a", "j8")), changes.deleted());
+        assertTrue(CosmosTestServer.running().requestCharge() < 10, "four small documents, not 200: "
+                + CosmosTestServer.running().requestCharge() + " RU");
+    }
+
+    @Test
     void refusesAKeyFileOthersCanRead() throws Exception {
         Path key = dir.resolve("cosmos.key");
         Files.writeString(key, CosmosTestServer.KEY);

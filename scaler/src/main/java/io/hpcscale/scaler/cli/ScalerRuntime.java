@@ -142,7 +142,7 @@ final class ScalerRuntime implements AutoCloseable {
         Scaler scaler = new Scaler(pools, new Scaler.Wiring(documents,
                 new Planner(settings.duration("scaler.staleAfter")), events,
                 ScalerLease.forThisProcess(documents, leaseTtl), gate, new CloudThrottles(), poolThreads, clock,
-                dryRun, removals));
+                dryRun, removals, settings.duration("scaler.fullReadInterval")));
         return new ScalerRuntime(store, scaler, poolThreads, removals, clock, settings, observability);
     }
 

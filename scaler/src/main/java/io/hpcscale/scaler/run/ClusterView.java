@@ -18,8 +18,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The documents of one scaler cycle: each managed pool's partition read once (its jobs, nodes, drain and power
- * requests in one query) and the agents' heartbeats. Nothing outside the managed pools is read.
+ * The documents of one scaler cycle: each managed pool's jobs, nodes, drain and power requests, brought up to date by
+ * {@link PoolReads} (only what changed, and only in pools where something did), and the agents' heartbeats. Nothing
+ * outside the managed pools is read.
  *
  * @param agents the heartbeats of agents serving a managed pool
  */
@@ -35,7 +36,7 @@ record ClusterView(
     private static final Set<DocumentType> POOL_DOCUMENTS = Set.of(DocumentType.JOBS, DocumentType.VMS,
             DocumentType.DRAINS, DocumentType.POWER);
 
-    static ClusterView read(DocumentStore store, Collection<String> pools) {
+    static ClusterView read(DocumentStore store, PoolReads reads, Collection<String> pools) {
         Map<String, Instant> readAt = new HashMap<>();
         List<AgentDocument> agents = new ArrayList<>();
         for (AgentDocument agent : store.inPool(DocumentType.AGENTS, ClusterLoadDocument.META_POOL,
@@ -56,7 +57,8 @@ record ClusterView(
         Map<String, List<DrainDocument>> drains = new HashMap<>();
         Map<String, List<PowerDocument>> power = new HashMap<>();
         for (String pool : pools) {
-            for (ClusterLoadDocument document : store.inPool(pool, POOL_DOCUMENTS)) {
+            for (ClusterLoadDocument document : reads.decoded(reads.read(pool, POOL_DOCUMENTS,
+                    changeMark(agents, pool)))) {
                 if (document instanceof JobDocument job) {
                     jobs.computeIfAbsent(pool, p -> new ArrayList<>()).add(job);
                 } else if (document instanceof VmDocument vm) {
@@ -69,6 +71,25 @@ record ClusterView(
             }
         }
         return new ClusterView(jobs, vms, drains, power, readAt, poolOfNode(vms), agents);
+    }
+
+    /**
+     * When the agents serving the pool last wrote a change there, or null if one of them does not say: then the pool
+     * is read for changes every cycle.
+     */
+    private static Instant changeMark(List<AgentDocument> agents, String pool) {
+        Instant mark = null;
+        for (AgentDocument agent : agents) {
+            if (!agent.pools().contains(pool)) {
+                continue;
+            }
+            Instant changed = agent.poolsChangedAt().get(pool);
+            if (changed == null) {
+                return null;
+            }
+            mark = mark == null || changed.isAfter(mark) ? changed : mark;
+        }
+        return mark;
     }
 
     List<JobDocument> jobsOf(String pool) {

@@ -46,10 +46,11 @@ public final class Scaler {
      * @param executor runs the pools' parts: a bounded thread pool in the service, the calling thread in tests and
      *                 the simulator (every cycle then ends with all its pools done)
      * @param removals the removal requests of nodes, received once per cycle ({@link RemovalInbox#none()}: none)
+     * @param fullReadEvery how often each pool's documents are read whole rather than only what changed
      */
     public record Wiring(DocumentStore store, Planner planner, ScalerEvents events, ScalerLease lease,
             ActionGate gate, CloudThrottles throttles, Executor executor, Clock clock, boolean dryRun,
-            RemovalInbox removals) {
+            RemovalInbox removals, Duration fullReadEvery) {
     }
 
     private record InFlight(CompletableFuture<List<PoolOutcome>> outcomes, Instant since) {
@@ -62,12 +63,15 @@ public final class Scaler {
     private final Map<String, InFlight> inFlight = new LinkedHashMap<>();
     private final Map<String, Instant> agentChanges = new LinkedHashMap<>();
     private final Set<String> unservedPools = new HashSet<>();
+    private final PoolReads reads;
+    private boolean holding;
     private Instant lastPurge;
 
     public Scaler(List<PoolRuntime> pools, Wiring wiring) {
         this.pools = List.copyOf(pools);
         this.groups = groups(this.pools);
         this.wiring = wiring;
+        this.reads = new PoolReads(wiring.store(), wiring.clock(), wiring.fullReadEvery());
         this.context = new CycleContext(wiring.store(), new ScalerStateStore(wiring.store()), wiring.planner(),
                 wiring.events(), wiring.gate(), wiring.throttles(), wiring.dryRun(), wiring.removals(),
                 new UsageRecorder(wiring.store()));
@@ -160,6 +164,12 @@ public final class Scaler {
         LeaseStatus lease = null;
         if (act && !wiring.dryRun()) {
             lease = wiring.lease().acquireOrRenew(now);
+            boolean tookOver = lease.state() == LeaseStatus.State.ACTIVE && !holding;
+            holding = wiring.lease().holds();
+            if (tookOver) {
+                // What this scaler read as a standby may lag what the holder it replaces wrote: start afresh.
+                reads.forget();
+            }
             if (!wiring.lease().holds()) {
                 return new CycleOutcome(now, lease, List.of(), lease.problem() == null ? null
                         : "the lease cannot be renewed: " + lease.problem());
@@ -167,7 +177,7 @@ public final class Scaler {
         }
         ClusterView view;
         try {
-            view = ClusterView.read(wiring.store(), pools.stream().map(PoolRuntime::name).toList());
+            view = ClusterView.read(wiring.store(), reads, pools.stream().map(PoolRuntime::name).toList());
             watchAgents(view);
         } catch (StoreException e) {
             log.warn("cycle skipped: the store cannot be read, so nothing is planned: {}", e.getMessage());

@@ -118,8 +118,12 @@ class ScalerMemoryTest {
 
         fixture.clock.advance(Duration.ofMinutes(4));
         fixture.agentReported("a");
-        CycleOutcome second = fixture.scaler(fixture.memory, false, "other-host", pool("a", 4))
-                .runOnce(fixture.clock.instant());
+        // A scaler on another host takes over once it has seen the lease unrenewed for a whole lease (3 minutes).
+        Scaler other = fixture.scaler(fixture.memory, false, "other-host", pool("a", 4));
+        other.runOnce(fixture.clock.instant());
+        fixture.clock.advance(Duration.ofMinutes(3));
+        fixture.agentReported("a");
+        CycleOutcome second = other.runOnce(fixture.clock.instant());
         assertTrue(second.pools().get(0).plan().instancesUnknownBecause().contains("asked not to be called"));
         assertEquals(0, fixture.active("a"));
     }
@@ -179,6 +183,7 @@ class ScalerMemoryTest {
         assertEquals(1, fixture.active("a"), "not yet past its boot timeout");
 
         Scaler restarted = fixture.scaler(fixture.memory, false, "other-host", pool("a", 4));
+        restarted.runOnce(fixture.clock.instant());
         fixture.clock.advance(Duration.ofMinutes(4));
         fixture.agentReported("a");
         restarted.runOnce(fixture.clock.instant());

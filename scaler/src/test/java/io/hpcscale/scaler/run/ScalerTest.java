@@ -18,6 +18,7 @@ import io.hpcscale.common.store.ClusterLoadStore;
 import io.hpcscale.common.store.DocumentStore;
 import io.hpcscale.common.store.ForwardingClusterLoadStore;
 import io.hpcscale.common.store.InMemoryClusterLoadStore;
+import io.hpcscale.common.store.PoolChanges;
 import io.hpcscale.common.store.StoredDocument;
 import io.hpcscale.common.time.SettableClock;
 import io.hpcscale.scaler.cloud.Instance;
@@ -241,6 +242,11 @@ class ScalerTest {
                 stale.add(new StoredDocument(staleVm, "\"stale\""));
             }
             return stale;
+        }
+
+        @Override
+        public PoolChanges changesSince(String poolName, java.util.Set<DocumentType> types, long position) {
+            return PoolChanges.whole(queryPool(poolName, types), PoolChanges.START);
         }
 
         @Override

@@ -8,7 +8,11 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Executor;
 
-/** Scalers for tests: the real wiring on the calling thread, with a lease of its own, on the clock given. */
+/**
+ * Scalers for tests: the real wiring on the calling thread, with a lease of its own, on the clock given. A scaler made
+ * on the host of an earlier one stands for that one restarted: the earlier process counts as gone, so the new one
+ * takes the lease at once, as the service does on one host; scalers on different hosts compete for it.
+ */
 public final class TestScalers {
     private static long nextProcess = 1;
 
@@ -41,8 +45,8 @@ public final class TestScalers {
     private static synchronized Scaler scaler(List<PoolRuntime> pools, DocumentStore documents,
             ScalerEvents events, Clock clock, boolean dryRun, String host, Executor executor, RemovalInbox removals) {
         ScalerLease lease = new ScalerLease(documents, Duration.ofMinutes(3),
-                new LeaseHolder(host, nextProcess++, "test-boot"), pid -> true, Monotonic.following(clock));
+                new LeaseHolder(host, nextProcess++, "test-boot"), pid -> false, Monotonic.following(clock));
         return new Scaler(pools, new Scaler.Wiring(documents, new Planner(Duration.ofMinutes(6)), events, lease,
-                new ActionGate(), new CloudThrottles(), executor, clock, dryRun, removals));
+                new ActionGate(), new CloudThrottles(), executor, clock, dryRun, removals, Duration.ofHours(1)));
     }
 }

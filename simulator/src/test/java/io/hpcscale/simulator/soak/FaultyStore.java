@@ -5,6 +5,7 @@ import io.hpcscale.common.model.DocumentKey;
 import io.hpcscale.common.model.DocumentType;
 import io.hpcscale.common.store.ClusterLoadStore;
 import io.hpcscale.common.store.ForwardingClusterLoadStore;
+import io.hpcscale.common.store.PoolChanges;
 import io.hpcscale.common.store.StoreException;
 import io.hpcscale.common.store.StoredDocument;
 import java.time.Duration;
@@ -97,6 +98,12 @@ final class FaultyStore extends ForwardingClusterLoadStore {
     public List<StoredDocument> queryPool(String poolName, Set<DocumentType> types) {
         before("query");
         return super.queryPool(poolName, types);
+    }
+
+    @Override
+    public PoolChanges changesSince(String poolName, Set<DocumentType> types, long position) {
+        before("query");
+        return super.changesSince(poolName, types, position);
     }
 
     @Override

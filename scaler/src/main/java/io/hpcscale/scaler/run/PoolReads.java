@@ -1,0 +1,153 @@
+package io.hpcscale.scaler.run;
+
+import io.hpcscale.common.logging.LogFields;
+import io.hpcscale.common.model.ClusterLoadDocument;
+import io.hpcscale.common.model.DocumentKey;
+import io.hpcscale.common.model.DocumentType;
+import io.hpcscale.common.store.ClusterLoadStore;
+import io.hpcscale.common.store.DocumentStore;
+import io.hpcscale.common.store.PoolChanges;
+import io.hpcscale.common.store.StoredDocument;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Each managed pool's documents, kept from one cycle to the next and brought up to date with only what changed. A
+ * pool is not read at all when neither its agent nor this scaler wrote there since the last read; otherwise the store
+ * is asked for what changed since then (on Cosmos DB a query on the server's write time; a cheap store answers with
+ * the whole pool). Every {@code fullReadEvery} (an hour by default) each pool is read whole instead, and a document
+ * older than the last read that the copy did not have is logged as a bug: the incremental reads must never miss one.
+ *
+ * <p>A pool is read again at least every {@link #UNREAD_AT_MOST} even when nothing says it changed: a program other
+ * than the agent (Slurm's ResumeProgram recording a power request) may write there, and the agent marks the pool only
+ * at its next cycle.
+ */
+final class PoolReads {
+    private static final Logger log = LoggerFactory.getLogger(PoolReads.class);
+    static final Duration UNREAD_AT_MOST = Duration.ofMinutes(5);
+    /** A document this much older than the last read position must have been in the copy. */
+    private static final long SETTLED_SECONDS = 60;
+
+    private final DocumentStore store;
+    private final Clock clock;
+    private final Duration fullReadEvery;
+    private final Map<String, PoolCopy> copies = new HashMap<>();
+
+    /** One pool as last read: its documents by key, where the store's changes go on from, and what said it changed. */
+    private static final class PoolCopy {
+        final Map<DocumentKey, StoredDocument> documents = new HashMap<>();
+        long position;
+        Instant wholeAt;
+        Instant readAt;
+        Instant agentMark;
+        long ownWrites;
+    }
+
+    /** What one cycle's reads found: how many pools were skipped, read in part or whole, and any missed document. */
+    record Counts(int skipped, int partly, int whole) {
+    }
+
+    private int skipped;
+    private int partly;
+    private int whole;
+
+    PoolReads(DocumentStore store, Clock clock, Duration fullReadEvery) {
+        this.store = store;
+        this.clock = clock;
+        this.fullReadEvery = fullReadEvery;
+    }
+
+    /** Forgets every copy, so each pool is read whole next: what a standby kept is not trusted by the holder. */
+    synchronized void forget() {
+        copies.clear();
+    }
+
+    /** The counts since the last call, which resets them. */
+    synchronized Counts takeCounts() {
+        Counts counts = new Counts(skipped, partly, whole);
+        skipped = 0;
+        partly = 0;
+        whole = 0;
+        return counts;
+    }
+
+    /**
+     * The pool's documents of these types, as they are now.
+     *
+     * @param agentMark when the agent serving the pool last wrote a change there, or null when it does not say (the
+     *                  pool is then read for changes every time)
+     */
+    synchronized List<StoredDocument> read(String pool, Set<DocumentType> types, Instant agentMark) {
+        Instant now = clock.instant();
+        long ownWrites = store.writesTo(pool);
+        PoolCopy copy = copies.get(pool);
+        boolean wholeDue = copy == null || !now.isBefore(copy.wholeAt.plus(fullReadEvery))
+                || !now.isBefore(copy.readAt.plus(ClusterLoadStore.DELETIONS_KEPT.dividedBy(2)));
+        if (!wholeDue && agentMark != null && agentMark.equals(copy.agentMark) && ownWrites == copy.ownWrites
+                && now.isBefore(copy.readAt.plus(UNREAD_AT_MOST))) {
+            skipped++;
+            return List.copyOf(copy.documents.values());
+        }
+        PoolChanges changes = store.store().changesSince(pool, types,
+                wholeDue ? PoolChanges.START : copy.position);
+        PoolCopy next = copy == null || changes.whole() ? new PoolCopy() : copy;
+        if (changes.whole()) {
+            whole++;
+            if (copy != null) {
+                reportMissed(pool, copy, changes);
+            }
+            next.wholeAt = wholeDue || copy == null ? now : copy.wholeAt;
+        } else {
+            partly++;
+            changes.deleted().forEach(next.documents::remove);
+        }
+        for (StoredDocument document : changes.documents()) {
+            next.documents.put(document.key(), document);
+        }
+        next.position = changes.position();
+        next.readAt = now;
+        next.agentMark = agentMark;
+        next.ownWrites = ownWrites;
+        copies.put(pool, next);
+        return List.copyOf(next.documents.values());
+    }
+
+    /**
+     * A whole read of a pool finds what the copy should already hold: a document written well before the copy's last
+     * position and not in it is one the incremental reads missed. A store that answers every read whole, or does not
+     * say when it wrote a document, is not checked.
+     */
+    private static void reportMissed(String pool, PoolCopy copy, PoolChanges changes) {
+        if (copy.position <= PoolChanges.START) {
+            return;
+        }
+        List<DocumentKey> missed = new ArrayList<>();
+        for (StoredDocument document : changes.documents()) {
+            StoredDocument known = copy.documents.get(document.key());
+            boolean settled = document.writtenAt() > 0 && document.writtenAt() < copy.position - SETTLED_SECONDS;
+            if (settled && (known == null || !Objects.equals(known.etag(), document.etag()))) {
+                missed.add(document.key());
+            }
+        }
+        if (!missed.isEmpty()) {
+            log.atWarn().addKeyValue(LogFields.POOL, pool).log("pool={} its periodic whole read found {} documents "
+                    + "that reading only the changes had missed (the first: {}). The scaler now works from the whole "
+                    + "read; this is a bug in hpcscale, please report it with this line", pool, missed.size(),
+                    missed.get(0));
+        }
+    }
+
+    /** The typed documents of a read, those that do not follow the contract skipped by the store's decoder. */
+    List<ClusterLoadDocument> decoded(List<StoredDocument> documents) {
+        return store.decode(documents);
+    }
+}

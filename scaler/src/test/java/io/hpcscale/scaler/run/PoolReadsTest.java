@@ -1,0 +1,118 @@
+package io.hpcscale.scaler.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import ch.qos.logback.classic.Level;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.hpcscale.common.logging.CapturedLog;
+import io.hpcscale.common.model.DocumentKey;
+import io.hpcscale.common.model.DocumentType;
+import io.hpcscale.common.model.DrainDocument;
+import io.hpcscale.common.store.DocumentStore;
+import io.hpcscale.common.store.ForwardingClusterLoadStore;
+import io.hpcscale.common.store.InMemoryClusterLoadStore;
+import io.hpcscale.common.store.PoolChanges;
+import io.hpcscale.common.store.StoredDocument;
+import io.hpcscale.common.time.SettableClock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class PoolReadsTest {
+    private static final Set<DocumentType> TYPES = Set.of(DocumentType.JOBS, DocumentType.VMS, DocumentType.DRAINS);
+    private final SettableClock clock = new SettableClock(Instant.parse("2026-11-26T08:00:00Z"));
+
+    /** Counts the reads of changes; answers with {@link #answers} when any are queued, else as the store does. */
+    private final class CountingStore extends ForwardingClusterLoadStore {
+        int reads;
+        final Deque<PoolChanges> answers = new ArrayDeque<>();
+
+        CountingStore() {
+            super(new InMemoryClusterLoadStore(clock));
+        }
+
+        @Override
+        public PoolChanges changesSince(String poolName, Set<DocumentType> types, long position) {
+            reads++;
+            return answers.isEmpty() ? super.changesSince(poolName, types, position) : answers.poll();
+        }
+    }
+
+    private final CountingStore counting = new CountingStore();
+    private final DocumentStore documents = new DocumentStore(counting);
+    private final PoolReads reads = new PoolReads(documents, clock, Duration.ofHours(1));
+
+    @Test
+    void aPoolIsReadAgainOnlyWhenItsAgentOrThisScalerWroteThereOrFiveMinutesPassed() {
+        Instant mark = clock.instant();
+        reads.read("p", TYPES, mark);
+        clock.advance(Duration.ofMinutes(1));
+        reads.read("p", TYPES, mark);
+        assertEquals(1, counting.reads, "nothing changed: nothing read");
+
+        reads.read("p", TYPES, mark.plusSeconds(30));
+        assertEquals(2, counting.reads, "the agent wrote a change");
+
+        documents.upsert(List.of(DrainDocument.request("p", "node1", "idle", clock.instant())));
+        List<StoredDocument> after = reads.read("p", TYPES, mark.plusSeconds(30));
+        assertEquals(3, counting.reads, "this scaler wrote there");
+        assertEquals(1, after.size());
+
+        clock.advance(PoolReads.UNREAD_AT_MOST);
+        reads.read("p", TYPES, mark.plusSeconds(30));
+        assertEquals(4, counting.reads, "not read for five minutes");
+
+        reads.read("p", TYPES, null);
+        reads.read("p", TYPES, null);
+        assertEquals(6, counting.reads, "an agent that does not say what changed: read every time");
+    }
+
+    @Test
+    void changesAreAppliedToTheCopyAndTheHourlyWholeReadReportsWhatTheyMissed() {
+        counting.answers.add(PoolChanges.whole(List.of(stored("j1", "e1", 1_000), stored("j2", "e2", 1_000)), 1_000));
+        counting.answers.add(new PoolChanges(List.of(stored("j3", "e3", 2_000)), List.of(new DocumentKey("p", "j1")),
+                2_000, false));
+        assertEquals(Set.of("j1", "j2"), ids(reads.read("p", TYPES, null)));
+        assertEquals(Set.of("j2", "j3"), ids(reads.read("p", TYPES, null)));
+
+        // The whole read finds j4, written long before the last read, which the changes never brought.
+        counting.answers.add(PoolChanges.whole(List.of(stored("j2", "e2", 1_000), stored("j3", "e3", 2_000),
+                stored("j4", "e4", 1_500), stored("j5", "e5", 2_000)), 2_000));
+        clock.advance(Duration.ofHours(1));
+        try (CapturedLog log = new CapturedLog(PoolReads.class)) {
+            assertEquals(Set.of("j2", "j3", "j4", "j5"), ids(reads.read("p", TYPES, null)));
+            List<String> warnings = log.at(Level.WARN);
+            assertEquals(1, warnings.size(), warnings.toString());
+            assertTrue(warnings.get(0).contains("found 1 documents") && warnings.get(0).contains("p/j4")
+                    && warnings.get(0).contains("bug"), warnings.get(0));
+        }
+    }
+
+    @Test
+    void forgettingMakesTheNextReadWhole() {
+        counting.answers.add(PoolChanges.whole(List.of(stored("j1", "e1", 1_000)), 1_000));
+        reads.read("p", TYPES, null);
+        reads.forget();
+        reads.read("p", TYPES, null);
+        assertEquals(2, counting.reads);
+        assertTrue(reads.read("p", TYPES, null).isEmpty(), "the store's own whole answer replaced the copy");
+    }
+
+    private static StoredDocument stored(String id, String etag, long writtenAt) {
+        ObjectNode json = JsonNodeFactory.instance.objectNode();
+        json.put("id", id);
+        json.put("PoolName", "p");
+        json.put("Type", "jobs");
+        return new StoredDocument(json, etag, writtenAt);
+    }
+
+    private static Set<String> ids(List<StoredDocument> documents) {
+        return Set.copyOf(documents.stream().map(d -> d.key().id()).toList());
+    }
+}
