@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.hpcscale.common.model.DocumentKey;
 import io.hpcscale.common.model.DocumentType;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
@@ -66,6 +67,16 @@ public interface ClusterLoadStore extends AutoCloseable {
 
     /** Deletes documents whose {@code ttl} has passed (reads already ignore them); returns how many. */
     int purgeExpired();
+
+    /**
+     * The scaler's events of one pool (every pool when {@code poolName} is null): from {@link PoolChanges#START}, those
+     * at or after {@code from} (a store may add a few from just before); from a later position, those written since
+     * it. A store that charges per document read filters on its side; a cheap one may answer with them all.
+     */
+    default PoolChanges eventsSince(String poolName, Instant from, long position) {
+        return PoolChanges.whole(poolName == null ? queryByType(DocumentType.EVENTS)
+                : query(DocumentType.EVENTS, poolName), PoolChanges.START);
+    }
 
     /**
      * What in the store's own setup is wrong or costs more than it needs to, each saying how to fix it; empty when

@@ -3,6 +3,7 @@ package io.hpcscale.common.store;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.hpcscale.common.model.DocumentKey;
 import io.hpcscale.common.model.DocumentType;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
@@ -52,6 +53,11 @@ public abstract class ForwardingClusterLoadStore implements ClusterLoadStore {
     @Override
     public PoolChanges changesSince(String poolName, Set<DocumentType> types, long position) {
         return delegate.changesSince(poolName, types, position);
+    }
+
+    @Override
+    public PoolChanges eventsSince(String poolName, Instant from, long position) {
+        return delegate.eventsSince(poolName, from, position);
     }
 
     @Override

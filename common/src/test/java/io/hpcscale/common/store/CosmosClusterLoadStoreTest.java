@@ -17,6 +17,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -240,6 +241,88 @@ class CosmosClusterLoadStoreTest extends ClusterLoadStoreContract {
         assertEquals(List.of(new DocumentKey("a", "j8")), changes.deleted());
         assertTrue(CosmosTestServer.running().requestCharge() < 10, "four small documents, not 200: "
                 + CosmosTestServer.running().requestCharge() + " RU");
+    }
+
+    @Test
+    void eventsAreFilteredByTimeAndPoolOnTheServerAndFollowedByWhatWasWritten() throws Exception {
+        Instant now = Instant.parse("2026-11-26T10:00:00Z");
+        List<ObjectNode> events = new java.util.ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            ObjectNode event = doc("events", i % 2 == 0 ? "a" : "b", "evt-" + i, i);
+            event.put("At", now.minusSeconds(3600 - i).toString());
+            events.add(event);
+        }
+        store.upsertAll(events);
+        CosmosTestServer.running().resetStats();
+        PoolChanges recent = store.eventsSince("a", now.minusSeconds(3600 - 290), PoolChanges.START);
+        assertEquals(java.util.Set.of("evt-290", "evt-292", "evt-294", "evt-296", "evt-298"), recent.documents()
+                .stream().map(d -> d.key().id()).collect(java.util.stream.Collectors.toSet()));
+        assertTrue(CosmosTestServer.running().requestCharge() < 10, "5 events read, not 300: "
+                + CosmosTestServer.running().requestCharge());
+        assertEquals(300 - 289, store.eventsSince(null, now.minusSeconds(3600 - 290), PoolChanges.START)
+                .documents().size(), "every pool, from the same time and the second before");
+
+        Thread.sleep(2_500);
+        ObjectNode late = doc("events", "a", "evt-late", 1);
+        late.put("At", now.minusSeconds(7200).toString());
+        store.upsertAll(List.of(late));
+        PoolChanges next = store.eventsSince("a", now.minusSeconds(3600 - 290), recent.position());
+        assertTrue(next.documents().stream().anyMatch(d -> d.key().id().equals("evt-late")),
+                "an event written late, with an old time, is still followed");
+    }
+
+    @Test
+    void aContainerMadeElsewhereIsCheckedForWhatWouldLoseDocumentsOrCostTooMuch() {
+        try (com.azure.cosmos.CosmosClient admin = new com.azure.cosmos.CosmosClientBuilder()
+                .endpoint(CosmosTestServer.running().endpoint()).key(CosmosTestServer.KEY).gatewayMode()
+                .endpointDiscoveryEnabled(false).buildClient()) {
+            admin.createDatabaseIfNotExists("hpcscale");
+            com.azure.cosmos.models.CosmosContainerProperties expiring =
+                    new com.azure.cosmos.models.CosmosContainerProperties("expiring", "/PoolName");
+            expiring.setDefaultTimeToLiveInSeconds(3600);
+            admin.getDatabase("hpcscale").createContainerIfNotExists(expiring);
+            com.azure.cosmos.models.CosmosContainerProperties indexed =
+                    new com.azure.cosmos.models.CosmosContainerProperties("indexed", "/PoolName");
+            indexed.setDefaultTimeToLiveInSeconds(-1);
+            admin.getDatabase("hpcscale").createContainerIfNotExists(indexed);
+        }
+        try (CosmosClusterLoadStore expiring = new CosmosClusterLoadStore(settings("expiring", false,
+                Duration.ofSeconds(10)))) {
+            StoreException e = assertThrows(StoreException.class, () -> expiring.read(new DocumentKey("a", "1")));
+            assertTrue(e.getMessage().contains("expires every document after 3600 s") && e.getMessage().contains(
+                    "the scaler's lease") && e.getMessage().contains("--name expiring --ttl -1"), e.getMessage());
+        }
+        try (CosmosClusterLoadStore indexed = new CosmosClusterLoadStore(settings("indexed", false,
+                Duration.ofSeconds(10)))) {
+            List<String> problems = indexed.setupProblems();
+            assertEquals(1, problems.size(), problems.toString());
+            assertTrue(problems.get(0).contains("indexes every property") && problems.get(0).contains("--idx"),
+                    problems.get(0));
+        }
+        assertEquals(List.of(), store.setupProblems(), "a container hpcscale made indexes only what it queries");
+    }
+
+    @Test
+    void aClientWhoseStartUpHangsFailsTheCallWithinTheRequestTimeoutAndStartsLater() {
+        CosmosTestServer.running().fault("{\"hang\":true,\"count\":1,\"kinds\":[\"other\"]}");
+        try (CosmosClusterLoadStore starting = new CosmosClusterLoadStore(settings("slow-start", true,
+                Duration.ofSeconds(2)))) {
+            long began = System.nanoTime();
+            StoreException e = assertThrows(StoreException.class, () -> starting.read(new DocumentKey("a", "1")));
+            assertTrue(Duration.ofNanos(System.nanoTime() - began).toSeconds() < 5, "bounded by the request timeout");
+            assertTrue(e.getMessage().contains("its client has been starting for"), e.getMessage());
+            CosmosTestServer.running().clearFaults();
+            Optional<StoredDocument> read = Optional.empty();
+            for (int attempt = 0; attempt < 5 && read.isEmpty(); attempt++) {
+                try {
+                    starting.upsertAll(List.of(doc("jobs", "a", "1", 1)));
+                    read = starting.read(new DocumentKey("a", "1"));
+                } catch (StoreException again) {
+                    read = Optional.empty();
+                }
+            }
+            assertTrue(read.isPresent(), "the store works once the account answers");
+        }
     }
 
     @Test

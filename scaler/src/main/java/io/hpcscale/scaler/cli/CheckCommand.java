@@ -2,11 +2,14 @@ package io.hpcscale.scaler.cli;
 
 import io.hpcscale.common.cli.Cli;
 import io.hpcscale.common.cli.RootCommand;
+import io.hpcscale.common.config.Settings;
+import io.hpcscale.common.store.StoreCheck;
 import io.hpcscale.scaler.check.Finding;
 import io.hpcscale.scaler.check.PoolCheck;
 import io.hpcscale.scaler.plan.Words;
 import java.io.PrintWriter;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -32,18 +35,29 @@ final class CheckCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         List<PoolCheck> checks;
-        try (ConfigurationCheck check = ConfigurationCheck.from(root.loadSettings(), Clock.systemUTC())) {
+        Settings settings = root.loadSettings();
+        List<StoreCheck.Finding> store = StoreCheck.run(settings, Clock.systemUTC());
+        try (ConfigurationCheck check = ConfigurationCheck.from(settings, Clock.systemUTC())) {
             checks = check.run();
         }
         PrintWriter out = spec.commandLine().getOut();
+        out.printf("store (%s)%n", settings.string("store.type"));
+        int number = 0;
+        for (StoreCheck.Finding finding : store) {
+            out.printf("  %d. %-7s %s%n", ++number, finding.ok() ? "ok" : "problem", finding.sentence());
+        }
         checks.forEach(pool -> print(pool, out));
+        long storeProblems = store.stream().filter(finding -> !finding.ok()).count();
         long problems = checks.stream().mapToLong(PoolCheck::problems).sum();
-        List<String> pools = checks.stream().filter(pool -> pool.problems() > 0).map(PoolCheck::pool).toList();
-        out.println(problems == 0 ? "everything checked is ok"
-                : Words.count((int) problems, "problem") + " in pool" + (pools.size() == 1 ? " " : "s ")
-                        + String.join(", ", pools));
+        List<String> where = new ArrayList<>();
+        if (storeProblems > 0) {
+            where.add("the store");
+        }
+        checks.stream().filter(pool -> pool.problems() > 0).forEach(pool -> where.add("pool " + pool.pool()));
+        out.println(problems + storeProblems == 0 ? "everything checked is ok"
+                : Words.count((int) (problems + storeProblems), "problem") + " in " + String.join(", ", where));
         out.flush();
-        return problems == 0 ? 0 : Cli.FAILURE;
+        return problems + storeProblems == 0 ? 0 : Cli.FAILURE;
     }
 
     private static void print(PoolCheck pool, PrintWriter out) {

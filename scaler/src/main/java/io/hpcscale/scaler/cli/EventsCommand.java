@@ -3,10 +3,10 @@ package io.hpcscale.scaler.cli;
 import io.hpcscale.common.cli.RootCommand;
 import io.hpcscale.common.config.Durations;
 import io.hpcscale.common.config.Settings;
-import io.hpcscale.common.model.DocumentType;
 import io.hpcscale.common.model.EventDocument;
 import io.hpcscale.common.store.ClusterLoadStore;
 import io.hpcscale.common.store.DocumentStore;
+import io.hpcscale.common.store.PoolChanges;
 import io.hpcscale.common.store.StoreFactory;
 import java.io.PrintWriter;
 import java.time.Clock;
@@ -65,8 +65,11 @@ final class EventsCommand implements Callable<Integer> {
             DocumentStore documents = new DocumentStore(store);
             Set<String> printed = new HashSet<>();
             Instant from = clock.instant().minus(window);
+            long position = PoolChanges.START;
             do {
-                for (EventDocument event : read(documents)) {
+                PoolChanges changes = store.eventsSince(pool, from, position);
+                position = changes.position();
+                for (EventDocument event : sorted(documents, changes)) {
                     if (!event.at().isBefore(from) && printed.add(event.poolName() + "/" + event.id())) {
                         out.println(json ? documents.codec().encode(event).toString() : line(event));
                     }
@@ -80,11 +83,11 @@ final class EventsCommand implements Callable<Integer> {
         return 0;
     }
 
-    private List<EventDocument> read(DocumentStore documents) {
-        List<EventDocument> events = pool == null ? documents.all(DocumentType.EVENTS, EventDocument.class)
-                : documents.inPool(DocumentType.EVENTS, pool, EventDocument.class);
-        return events.stream().sorted(Comparator.comparing(EventDocument::at).thenComparing(EventDocument::id))
-                .toList();
+    /** The events of a read, oldest first; each poll of {@code --follow} reads only those written since the last. */
+    private static List<EventDocument> sorted(DocumentStore documents, PoolChanges changes) {
+        return documents.decode(changes.documents()).stream().filter(EventDocument.class::isInstance)
+                .map(EventDocument.class::cast)
+                .sorted(Comparator.comparing(EventDocument::at).thenComparing(EventDocument::id)).toList();
     }
 
     static String line(EventDocument event) {

@@ -1,6 +1,7 @@
 package io.hpcscale.scaler.report;
 
 import io.hpcscale.common.model.AgentDocument;
+import io.hpcscale.common.model.ClusterLoadDocument;
 import io.hpcscale.common.model.DocumentKey;
 import io.hpcscale.common.model.DocumentType;
 import io.hpcscale.common.model.LeaseDocument;
@@ -33,7 +34,8 @@ public final class StatusReader {
         try {
             LeaseDocument lease = store.read(LeaseDocument.KEY, LeaseDocument.class)
                     .map(DocumentStore.Versioned::document).orElse(null);
-            List<AgentDocument> agents = store.all(DocumentType.AGENTS, AgentDocument.class);
+            List<AgentDocument> agents = store.inPool(DocumentType.AGENTS, ClusterLoadDocument.META_POOL,
+                    AgentDocument.class);
             List<PoolStatus> statuses = new ArrayList<>();
             for (PoolOutcome outcome : planned.pools()) {
                 PoolConfig config = pools.get(outcome.pool());

@@ -43,6 +43,20 @@ class UsageRecorderTest {
     }
 
     @Test
+    void samplesAPoolAtMostOnceAMinuteAndCountsTheTimeBetweenAtTheNext() {
+        recorder.record("p", census(1, 1), clock.instant());
+        Instant first = clock.instant();
+        for (int i = 0; i < 5; i++) {
+            clock.advance(Duration.ofSeconds(10));
+            recorder.record("p", census(1, 1), clock.instant());
+        }
+        assertEquals(first, day("2026-11-22").orElseThrow().lastSampleAt(), "quick cycles write nothing");
+        clock.advance(Duration.ofSeconds(10));
+        recorder.record("p", census(1, 1), clock.instant());
+        assertEquals(120, day("2026-11-22").orElseThrow().instanceSeconds(), 1e-9, "2 active over the minute");
+    }
+
+    @Test
     void aNewDayCarriesOnFromTheLastSampleOfTheDayBefore() {
         recorder.record("p", census(1, 0), clock.instant());
         clock.advance(Duration.ofMinutes(4));

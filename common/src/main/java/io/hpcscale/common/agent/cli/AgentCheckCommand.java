@@ -5,13 +5,8 @@ import io.hpcscale.common.cli.Cli;
 import io.hpcscale.common.cli.RootCommand;
 import io.hpcscale.common.config.Settings;
 import io.hpcscale.common.exec.ZtExecCommandRunner;
-import io.hpcscale.common.model.ChangeMarkerDocument;
-import io.hpcscale.common.store.ClusterLoadStore;
-import io.hpcscale.common.store.StoreException;
-import io.hpcscale.common.store.StoreFactory;
+import io.hpcscale.common.store.StoreCheck;
 import java.io.PrintWriter;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,7 +39,8 @@ final class AgentCheckCommand implements Callable<Integer> {
         PoolMap pools = PoolMap.fromSettings(settings, definition.queueProperty())
                 .withMultiQueueRule(definition.multiQueueRule().apply(settings));
         List<AgentCheck.Finding> findings = new ArrayList<>();
-        findings.add(store(settings));
+        StoreCheck.run(settings, Clock.systemUTC())
+                .forEach(finding -> findings.add(new AgentCheck.Finding(finding.ok(), finding.sentence())));
         findings.addAll(new AgentCheck(definition.adapterFactory().create(settings, new ZtExecCommandRunner()), pools,
                 definition.queueProperty()).run());
         PrintWriter out = spec.commandLine().getOut();
@@ -56,26 +52,5 @@ final class AgentCheckCommand implements Callable<Integer> {
         out.println(problems == 0 ? "everything checked is ok" : problems + " problem" + (problems == 1 ? "" : "s"));
         out.flush();
         return problems == 0 ? 0 : Cli.FAILURE;
-    }
-
-    /** Whether the store answers; a SQLite file the agent has not made yet is no problem if it may make it. */
-    private static AgentCheck.Finding store(Settings settings) {
-        if ("sqlite".equals(settings.string("store.type"))) {
-            Path file = Path.of(settings.string("store.sqlite.path"));
-            if (!Files.exists(file)) {
-                Path directory = file.toAbsolutePath().getParent();
-                return Files.isWritable(directory)
-                        ? new AgentCheck.Finding(true, "store: " + file + " does not exist yet; the agent makes it "
-                                + "on its first cycle")
-                        : new AgentCheck.Finding(false, "store: " + file + " does not exist, and this user may not "
-                                + "make it in " + directory + " (store.sqlite.path)");
-            }
-        }
-        try (ClusterLoadStore store = StoreFactory.openForReading(settings, Clock.systemUTC())) {
-            store.read(ChangeMarkerDocument.DRAINS_KEY);
-            return new AgentCheck.Finding(true, "store: " + store.describe() + " answers");
-        } catch (StoreException e) {
-            return new AgentCheck.Finding(false, "store: " + e.getMessage());
-        }
     }
 }
