@@ -260,8 +260,8 @@ function queryPlan(query) {
 //   - a write costs about 5.5 RU per KB for an insert (a delete as much, for the item it removes), twice that for a
 //     replace, an upsert over an existing item or a patch, plus 0.1 RU per indexed property value ("each indexed
 //     path adds write RU": the default policy indexes every property, a narrow one only what queries filter on);
-//   - a query costs per item returned, 1 RU per KB of each (1,000 items of 1 KB: 1,000 RU), plus a base of 2.5 RU
-//     per page, which is what an empty query costs;
+//   - a query costs by what it returns, 1 RU per KB (1,000 items of 1 KB: 1,000 RU; "the cost of a query is
+//     proportional to the items it returns"), plus a base of 2.5 RU per page, which is what an empty query costs;
 //   - metadata requests (account, container, partition-key ranges, query plans) run on a separate system budget
 //     and are not charged here; refused requests cost nothing but the 1 RU Cosmos charges for a 404/409/412.
 // With a provisioned rate (--ru-per-second, or POST /_test/throughput), a request arriving while the last second's
@@ -280,7 +280,7 @@ function writeCharge(bytes, indexedValues, isReplace) {
 }
 
 function queryCharge(items) {
-  return round2(2.5 + items.reduce((n, item) => n + readCharge(Buffer.byteLength(JSON.stringify(item))), 0));
+  return round2(2.5 + items.reduce((n, item) => n + Buffer.byteLength(JSON.stringify(item)), 0) / KB);
 }
 
 function round2(n) {
@@ -343,9 +343,12 @@ function admit() {
   return budget > 0 ? 0 : Math.max(1, Math.ceil((-budget * 1000) / ruPerSecond) + 1);
 }
 
-function spend(charge, kind) {
+// typeOf: the document Type the charge was for ("jobs", "scalerstate", ...; "?" when the answer names none).
+function spend(charge, kind, typeOf) {
   stats.requestCharge = round2(stats.requestCharge + charge);
   stats.chargeByKind[kind] = round2(stats.chargeByKind[kind] + charge);
+  const type = `${kind}:${typeOf || "?"}`;
+  stats.chargeByType[type] = round2((stats.chargeByType[type] || 0) + charge);
   if (ruPerSecond) {
     refill();
     budget -= charge;
@@ -394,7 +397,7 @@ let stats;
 function resetStats() {
   stats = {
     requests: 0, requestBytes: 0, responseBytes: 0, requestHeaderBytes: 0, responseHeaderBytes: 0, byKind: {},
-    requestCharge: 0, chargeByKind: {}, throttled: 0
+    requestCharge: 0, chargeByKind: {}, chargeByType: {}, throttled: 0
   };
   for (const k of KINDS) {
     stats.byKind[k] = 0;
@@ -591,6 +594,14 @@ function failAfterCommit(res, fault) {
 function chargeResponse(res, kind, collection, requestBody, before) {
   const { end, setHeader } = res;
   let explicit = null;
+  let batchTypes;
+  if (kind === "batch") {
+    try {
+      batchTypes = [...new Set(JSON.parse(requestBody).map(op => op.resourceBody && op.resourceBody.Type))].join("+");
+    } catch (e) {
+      batchTypes = undefined;
+    }
+  }
   res.setHeader = (name, value) => {
     if (String(name).toLowerCase() === "x-ms-request-charge") explicit = value;
     return setHeader.call(res, name, value);
@@ -598,12 +609,18 @@ function chargeResponse(res, kind, collection, requestBody, before) {
   res.end = (chunk, ...rest) => {
     let charge;
     const status = res.statusCode;
+    let typeOf;
     if (status === 429) {
       charge = 0;
     } else if (status >= 400) {
       charge = 1;
     } else if (kind === "read") {
       charge = status === 304 ? 1 : readCharge(chunk ? Buffer.byteLength(chunk) : 0);
+      try {
+        typeOf = JSON.parse(String(chunk)).Type;
+      } catch (e) {
+        typeOf = undefined;
+      }
     } else if (kind === "query") {
       let items = [];
       try {
@@ -612,8 +629,10 @@ function chargeResponse(res, kind, collection, requestBody, before) {
         items = [];
       }
       charge = queryCharge(items);
+      typeOf = [...new Set(items.map(item => item && item.Type))].join("+");
     } else if (kind === "batch") {
       charge = Number(explicit || 0);
+      typeOf = batchTypes;
     } else {
       let written;
       try {
@@ -624,8 +643,9 @@ function chargeResponse(res, kind, collection, requestBody, before) {
       const bytes = written ? Buffer.byteLength(JSON.stringify(written)) : 0;
       const replace = kind === "replace" || kind === "patch" || (kind === "upsert" && !!before);
       charge = writeCharge(bytes, written && collection ? indexedValues(collection, written) : 0, replace);
+      typeOf = written && written.Type;
     }
-    spend(charge, kind);
+    spend(charge, kind, typeOf);
     if (!res.headersSent) setHeader.call(res, "x-ms-request-charge", String(charge));
     return end.call(res, chunk, ...rest);
   };
@@ -690,7 +710,7 @@ function makeHandler(packageListener) {
       }
       const urlId = m[3];
       if (urlId !== undefined && urlId.includes("%")) {
-        spend(0, kind);
+        spend(0, kind, undefined);
         return reply(res, 401, { code: "Unauthorized", message: UNAUTHORIZED_PERCENT }, { "x-ms-request-charge": 0 });
       }
       const bodyId = ["create", "upsert", "replace"].includes(kind) ? parseJson(body).id : undefined;

@@ -74,7 +74,25 @@ public final class DocumentCodec {
             putInstant(json, Fields.SET_AT, target.setAt());
             json.put(Fields.SET_BY, target.setBy());
         }
+        withoutNulls(json);
         return json;
+    }
+
+    /**
+     * A field whose value is null is left out, at any depth: a missing field reads as null, and every byte written is
+     * paid for (Cosmos DB charges writes per KB; an instance record of a scaler state held about 60 bytes of nulls,
+     * two hundred of them in a pool of that size).
+     */
+    private static void withoutNulls(ObjectNode json) {
+        Iterator<Map.Entry<String, JsonNode>> fields = json.fields();
+        while (fields.hasNext()) {
+            JsonNode value = fields.next().getValue();
+            if (value.isNull()) {
+                fields.remove();
+            } else if (value.isObject()) {
+                withoutNulls((ObjectNode) value);
+            }
+        }
     }
 
     public ClusterLoadDocument decode(JsonNode json) {

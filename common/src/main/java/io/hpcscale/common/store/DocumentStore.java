@@ -46,7 +46,10 @@ public final class DocumentStore {
         }
     };
 
-    /** Writes made through this object, by pool: a reader of changes knows which pools it changed itself. */
+    /**
+     * Writes made through this object, by pool and document type ({@code pool/type}; {@code pool/*} for deletions, whose
+     * keys name no type): a reader of changes knows which pools it changed itself, in the types it reads.
+     */
     private final Map<String, Long> writesByPool = new ConcurrentHashMap<>();
 
     public DocumentStore(ClusterLoadStore store) {
@@ -85,13 +88,13 @@ public final class DocumentStore {
      * first agent cycle at 100,000 jobs all at once took 170 MB of JSON trees.
      */
     public void upsert(Collection<? extends ClusterLoadDocument> documents) {
-        Set<String> pools = new HashSet<>();
-        documents.forEach(document -> pools.add(document.poolName()));
-        countWrites(pools);
+        Set<String> written = new HashSet<>();
+        documents.forEach(document -> written.add(document.poolName() + "/" + document.type().wireName()));
+        countWrites(written);
         try {
             upsertBatches(documents);
         } finally {
-            countWrites(pools);
+            countWrites(written);
         }
     }
 
@@ -110,26 +113,31 @@ public final class DocumentStore {
     }
 
     public void delete(Collection<DocumentKey> keys) {
-        Set<String> pools = new HashSet<>();
-        keys.forEach(key -> pools.add(key.poolName()));
-        countWrites(pools);
+        Set<String> deleted = new HashSet<>();
+        keys.forEach(key -> deleted.add(key.poolName() + "/*"));
+        countWrites(deleted);
         try {
             store.deleteAll(keys);
         } finally {
-            countWrites(pools);
+            countWrites(deleted);
         }
     }
 
     /**
-     * A count that moves when a write or delete to this pool through this object begins and again when it ends: a
-     * reader that saw the same count before two reads knows that it wrote nothing there in between, nor during either.
+     * A count that moves when a write of these types, or any delete, in this pool through this object begins and again
+     * when it ends: a reader that saw the same count before two reads knows that it wrote nothing there in between that
+     * it reads, nor during either.
      */
-    public long writesTo(String pool) {
-        return writesByPool.getOrDefault(pool, 0L);
+    public long writesTo(String pool, Set<DocumentType> types) {
+        long count = writesByPool.getOrDefault(pool + "/*", 0L);
+        for (DocumentType type : types) {
+            count += writesByPool.getOrDefault(pool + "/" + type.wireName(), 0L);
+        }
+        return count;
     }
 
-    private void countWrites(Set<String> pools) {
-        pools.forEach(pool -> writesByPool.merge(pool, 1L, Long::sum));
+    private void countWrites(Set<String> buckets) {
+        buckets.forEach(bucket -> writesByPool.merge(bucket, 1L, Long::sum));
     }
 
     public ClusterLoadStore store() {

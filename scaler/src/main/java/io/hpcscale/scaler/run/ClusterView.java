@@ -52,6 +52,7 @@ record ClusterView(
                 readAt.merge(pool, agent.lastSuccessAt(), (a, b) -> a.isAfter(b) ? a : b);
             }
         }
+        reads.beginCycle();
         Map<String, List<JobDocument>> jobs = new HashMap<>();
         Map<String, List<VmDocument>> vms = new HashMap<>();
         Map<String, List<DrainDocument>> drains = new HashMap<>();

@@ -26,6 +26,8 @@ import org.slf4j.LoggerFactory;
  * is asked for what changed since then (on Cosmos DB a query on the server's write time; a cheap store answers with
  * the whole pool). Every {@code fullReadEvery} (an hour by default) each pool is read whole instead, and a document
  * older than the last read that the copy did not have is logged as a bug: the incremental reads must never miss one.
+ * At most one pool is read whole for this per cycle: a pool of 500 jobs costs about 250 RU to read whole, and ten of
+ * them in one cycle would overrun a 400 RU/s container.
  *
  * <p>A pool is read again at least every {@link #UNREAD_AT_MOST} even when nothing says it changed: a program other
  * than the agent (Slurm's ResumeProgram recording a power request) may write there, and the agent marks the pool only
@@ -56,6 +58,7 @@ final class PoolReads {
     record Counts(int skipped, int partly, int whole) {
     }
 
+    private boolean periodicReadDone;
     private int skipped;
     private int partly;
     private int whole;
@@ -64,6 +67,11 @@ final class PoolReads {
         this.store = store;
         this.clock = clock;
         this.fullReadEvery = fullReadEvery;
+    }
+
+    /** A new cycle: one more pool may have its periodic whole read. */
+    synchronized void beginCycle() {
+        periodicReadDone = false;
     }
 
     /** Forgets every copy, so each pool is read whole next: what a standby kept is not trusted by the holder. */
@@ -88,9 +96,11 @@ final class PoolReads {
      */
     synchronized List<StoredDocument> read(String pool, Set<DocumentType> types, Instant agentMark) {
         Instant now = clock.instant();
-        long ownWrites = store.writesTo(pool);
+        long ownWrites = store.writesTo(pool, types);
         PoolCopy copy = copies.get(pool);
-        boolean wholeDue = copy == null || !now.isBefore(copy.wholeAt.plus(fullReadEvery))
+        boolean periodic = copy != null && !now.isBefore(copy.wholeAt.plus(fullReadEvery)) && !periodicReadDone;
+        periodicReadDone |= periodic;
+        boolean wholeDue = copy == null || periodic
                 || !now.isBefore(copy.readAt.plus(ClusterLoadStore.DELETIONS_KEPT.dividedBy(2)));
         if (!wholeDue && agentMark != null && agentMark.equals(copy.agentMark) && ownWrites == copy.ownWrites
                 && now.isBefore(copy.readAt.plus(UNREAD_AT_MOST))) {

@@ -28,9 +28,13 @@ class PoolReadsTest {
     private static final Set<DocumentType> TYPES = Set.of(DocumentType.JOBS, DocumentType.VMS, DocumentType.DRAINS);
     private final SettableClock clock = new SettableClock(Instant.parse("2026-11-26T08:00:00Z"));
 
-    /** Counts the reads of changes; answers with {@link #answers} when any are queued, else as the store does. */
+    /**
+     * Counts the reads of changes and the positions asked; answers with {@link #answers} when any are queued, else
+     * with every document, as a store that reads changes would answer from the start (whole) or from a position.
+     */
     private final class CountingStore extends ForwardingClusterLoadStore {
         int reads;
+        final List<Long> positions = new java.util.ArrayList<>();
         final Deque<PoolChanges> answers = new ArrayDeque<>();
 
         CountingStore() {
@@ -40,7 +44,9 @@ class PoolReadsTest {
         @Override
         public PoolChanges changesSince(String poolName, Set<DocumentType> types, long position) {
             reads++;
-            return answers.isEmpty() ? super.changesSince(poolName, types, position) : answers.poll();
+            positions.add(position);
+            return answers.isEmpty() ? new PoolChanges(queryPool(poolName, types), List.of(), 100,
+                    position == PoolChanges.START) : answers.poll();
         }
     }
 
@@ -95,13 +101,35 @@ class PoolReadsTest {
     }
 
     @Test
+    void atMostOnePoolIsReadWholeForItsHourlyCheckInACycle() {
+        reads.beginCycle();
+        reads.read("a", TYPES, clock.instant());
+        reads.read("b", TYPES, clock.instant());
+        for (int minute = 5; minute < 60; minute += 5) {
+            clock.advance(Duration.ofMinutes(5));
+            reads.beginCycle();
+            reads.read("a", TYPES, null);
+            reads.read("b", TYPES, null);
+        }
+        clock.advance(Duration.ofMinutes(5));
+        counting.positions.clear();
+        reads.beginCycle();
+        reads.read("a", TYPES, null);
+        reads.read("b", TYPES, null);
+        assertEquals(List.of(PoolChanges.START, 100L), counting.positions, "a read whole, b for its changes");
+        reads.beginCycle();
+        reads.read("b", TYPES, null);
+        assertEquals(PoolChanges.START, counting.positions.get(2), "b's turn comes at the next cycle");
+    }
+
+    @Test
     void forgettingMakesTheNextReadWhole() {
         counting.answers.add(PoolChanges.whole(List.of(stored("j1", "e1", 1_000)), 1_000));
         reads.read("p", TYPES, null);
         reads.forget();
         reads.read("p", TYPES, null);
-        assertEquals(2, counting.reads);
-        assertTrue(reads.read("p", TYPES, null).isEmpty(), "the store's own whole answer replaced the copy");
+        assertEquals(List.of(PoolChanges.START, PoolChanges.START), counting.positions);
+        assertTrue(reads.read("p", TYPES, null).isEmpty(), "the store's whole answer replaced the copy");
     }
 
     private static StoredDocument stored(String id, String etag, long writtenAt) {
