@@ -24,6 +24,8 @@ class CosmosRequestUnitsBenchmark {
     private static final int BURST = 1_000;
     private static final int BURST_CYCLES = 5;
     private static final Duration AGENT_INTERVAL = Duration.ofSeconds(120);
+    /** Cycles run back to back here; a read of changes goes back over its last second unless 2 s have passed. */
+    private static final long SETTLE_MILLIS = 2_100;
 
     @Test
     void requestUnitsOfTheSizingCluster() throws Exception {
@@ -44,6 +46,8 @@ class CosmosRequestUnitsBenchmark {
             for (int i = 0; i < STEADY_CYCLES; i++) {
                 boolean last = i == STEADY_CYCLES - 1 || i == 0;
                 cluster.clock().advance(Duration.ofSeconds(60));
+                // A minute apart in the scenario, and more than the store's settling time of a second apart here too.
+                Thread.sleep(SETTLE_MILLIS);
                 CosmosTestServer.running().resetStats();
                 timed.add(cluster.scalerCycle());
                 breakdown(last, "steady scaler cycle with nothing new");
@@ -54,7 +58,7 @@ class CosmosRequestUnitsBenchmark {
                 CosmosTestServer.running().resetStats();
                 agent.add(cluster.agentCycle());
                 breakdown(last, "steady agent cycle");
-                Thread.sleep(1_100);
+                Thread.sleep(SETTLE_MILLIS);
                 CosmosTestServer.running().resetStats();
                 woken.add(cluster.scalerCycle());
                 breakdown(last, "steady scaler cycle woken by the agent");
@@ -99,7 +103,7 @@ class CosmosRequestUnitsBenchmark {
                 cluster.churn(CosmosClusterScenario.JOBS / 100 / 2);
                 cluster.submit(BURST / BURST_CYCLES);
                 burstAgent.add(cluster.agentCycle());
-                Thread.sleep(1_100);
+                Thread.sleep(SETTLE_MILLIS);
                 CosmosTestServer.running().resetStats();
                 burstScaler.add(cluster.scalerCycle());
                 breakdown(i == 0, "burst scaler cycle woken by the agent");

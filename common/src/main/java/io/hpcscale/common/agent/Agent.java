@@ -65,8 +65,6 @@ public final class Agent {
     private Instant loadedAt;
     private Instant lastSuccessAt;
     private Instant lastChangeAt;
-    /** When this agent last wrote a change in each pool: a scaler reads again only the pools that moved. */
-    private final Map<String, Instant> poolsChangedAt = new HashMap<>();
     private String signatureRead;
     private String drainMarkerRead;
     private Map<String, DrainDocument> drainsRead;
@@ -106,8 +104,6 @@ public final class Agent {
                 || !cycle.broughtBack.isEmpty()) {
             lastChangeAt = now;
         }
-        cycle.upserted.forEach(document -> poolsChangedAt.put(document.poolName(), now));
-        cycle.deleted.forEach(key -> poolsChangedAt.put(key.poolName(), now));
         writeHeartbeat(now, millis, cycle);
         CycleReport report = new CycleReport(now, cycle.succeeded, cycle.jobsRead, cycle.nodesRead,
                 cycle.upserted, cycle.deleted, cycle.takenOffline, cycle.broughtBack, cycle.problems, millis);
@@ -326,7 +322,6 @@ public final class Agent {
                     .ifPresent(previous -> {
                         lastSuccessAt = previous.document().lastSuccessAt();
                         lastChangeAt = previous.document().lastChangeAt();
-                        poolsChangedAt.putAll(previous.document().poolsChangedAt());
                     });
         }
         written = new WrittenDocuments(jobs, vms);
@@ -337,19 +332,12 @@ public final class Agent {
     private void writeHeartbeat(Instant now, long millis, Cycle cycle) {
         String error = cycle.problems.isEmpty() ? null : String.join("; ", cycle.problems);
         AgentDocument heartbeat = new AgentDocument(agentId, adapter.scheduler(), host, version, now, millis,
-                pools.pools(), error, lastSuccessAt, lastChangeAt, servedPoolsChangedAt());
+                pools.pools(), error, lastSuccessAt, lastChangeAt);
         try {
             store.upsert(List.of(heartbeat));
         } catch (StoreException e) {
             cycle.problems.add("writing the heartbeat failed: " + e.getMessage());
         }
-    }
-
-    /** Only the pools this agent serves now: a pool taken out of its configuration no longer appears. */
-    private Map<String, Instant> servedPoolsChangedAt() {
-        Map<String, Instant> served = new HashMap<>(poolsChangedAt);
-        served.keySet().retainAll(pools.pools());
-        return served;
     }
 
     private static void logReport(CycleReport report, StoreUsage cost) {

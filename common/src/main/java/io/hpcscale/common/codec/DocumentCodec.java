@@ -31,7 +31,6 @@ import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -268,10 +267,6 @@ public final class DocumentCodec {
         json.put(Fields.LAST_ERROR, agent.lastError());
         putInstant(json, Fields.LAST_SUCCESS_AT, agent.lastSuccessAt());
         putInstant(json, Fields.LAST_CHANGE_AT, agent.lastChangeAt());
-        if (!agent.poolsChangedAt().isEmpty()) {
-            ObjectNode byPool = json.putObject(Fields.POOLS_CHANGED_AT);
-            new TreeMap<>(agent.poolsChangedAt()).forEach((pool, at) -> byPool.put(pool, at.toString()));
-        }
     }
 
     private static AgentDocument decodeAgent(FieldReader fields) {
@@ -285,19 +280,7 @@ public final class DocumentCodec {
                 fields.textList(Fields.POOLS),
                 fields.optionalText(Fields.LAST_ERROR),
                 fields.instant(Fields.LAST_SUCCESS_AT),
-                fields.instant(Fields.LAST_CHANGE_AT),
-                instantsByName(fields, Fields.POOLS_CHANGED_AT));
-    }
-
-    private static Map<String, Instant> instantsByName(FieldReader fields, String field) {
-        JsonNode byName = fields.node(field);
-        if (byName == null || byName.isNull()) {
-            return Map.of();
-        }
-        FieldReader entries = fields.nested(field, byName);
-        Map<String, Instant> result = new HashMap<>();
-        byName.fieldNames().forEachRemaining(name -> result.put(name, entries.requiredInstant(name)));
-        return result;
+                fields.instant(Fields.LAST_CHANGE_AT));
     }
 
     private static void encodeEvent(EventDocument event, ObjectNode json) {

@@ -48,7 +48,6 @@ final class Fields {
     static final String LAST_ERROR = "LastError";
     static final String LAST_SUCCESS_AT = "LastSuccessAt";
     static final String LAST_CHANGE_AT = "LastChangeAt";
-    static final String POOLS_CHANGED_AT = "PoolsChangedAt";
     static final String CHANGED_AT = "ChangedAt";
 
     static final String AT = "At";

@@ -219,11 +219,10 @@ public final class ConfigCatalog {
                         + "act).")
                 .build());
         keys.add(key("scaler.fullReadInterval", ValueKind.DURATION, "1h", Set.of(SCALER)).minimumMillis(60_000)
-                .describe("Each cycle reads only the documents that changed, and only in pools where the agent or "
-                        + "the scaler wrote something. This often each pool is read whole instead; a document the "
-                        + "incremental reads had missed is then logged as a bug. At most "
-                        + "30 minutes is kept between two reads of a pool on Cosmos DB, whose record of deletions lasts "
-                        + "an hour.")
+                .describe("Each cycle reads only the documents that changed since the last. This often each pool is "
+                        + "read whole instead (one pool a cycle); a document the incremental reads had missed is then "
+                        + "logged as a bug. A pool not read for 30 minutes is read whole too: Cosmos DB keeps a record "
+                        + "of deletions for an hour.")
                 .build());
         keys.add(key("scaler.quickInterval", ValueKind.DURATION, "5s", Set.of(SCALER)).minimumMillis(0)
                 .describe("Between cycles, the scaler reads each agent's heartbeat this often (one small point read "

@@ -3,7 +3,6 @@ package io.hpcscale.common.model;
 import io.hpcscale.common.secrets.Redactor;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -16,9 +15,6 @@ import java.util.Objects;
  * @param lastChangeAt  when the agent last wrote a change (a job or node document, a drain carried out): the scaler
  *                      reads this one small document every few seconds and runs a cycle at once when it moved, rather
  *                      than waiting for its interval
- * @param poolsChangedAt when the agent last wrote a change in each pool: a scaler that read a pool after that has
- *                       nothing new to read there from this agent. Empty from agents that do not say, whose pools are
- *                       then read every cycle
  */
 public record AgentDocument(
         String id,
@@ -30,28 +26,19 @@ public record AgentDocument(
         List<String> pools,
         String lastError,
         Instant lastSuccessAt,
-        Instant lastChangeAt,
-        Map<String, Instant> poolsChangedAt) implements ClusterLoadDocument {
+        Instant lastChangeAt) implements ClusterLoadDocument {
 
     public AgentDocument {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(lastCycleAt, "lastCycleAt");
         pools = List.copyOf(pools);
         lastError = Redactor.text(lastError);
-        poolsChangedAt = Map.copyOf(poolsChangedAt);
-    }
-
-    /** A heartbeat that does not say which pools changed: written by tests as an agent of an older version. */
-    public AgentDocument(String id, String scheduler, String host, String version, Instant lastCycleAt,
-            long cycleMillis, List<String> pools, String lastError, Instant lastSuccessAt, Instant lastChangeAt) {
-        this(id, scheduler, host, version, lastCycleAt, cycleMillis, pools, lastError, lastSuccessAt, lastChangeAt,
-                Map.of());
     }
 
     /** A heartbeat that says nothing about changes: written by tests and the simulator as an agent that reads. */
     public AgentDocument(String id, String scheduler, String host, String version, Instant lastCycleAt,
             long cycleMillis, List<String> pools, String lastError, Instant lastSuccessAt) {
-        this(id, scheduler, host, version, lastCycleAt, cycleMillis, pools, lastError, lastSuccessAt, null, Map.of());
+        this(id, scheduler, host, version, lastCycleAt, cycleMillis, pools, lastError, lastSuccessAt, null);
     }
 
     public static String idFor(String host, String scheduler) {

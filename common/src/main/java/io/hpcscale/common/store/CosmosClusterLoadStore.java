@@ -29,6 +29,7 @@ import io.hpcscale.common.cli.Version;
 import io.hpcscale.common.model.CosmosIds;
 import io.hpcscale.common.model.DocumentKey;
 import io.hpcscale.common.model.DocumentType;
+import io.hpcscale.common.time.Monotonic;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -80,16 +81,13 @@ public final class CosmosClusterLoadStore implements ClusterLoadStore {
     private static final ObjectMapper JSON = new ObjectMapper();
     /** The {@code Type} of a deleted document's tombstone. */
     static final String TOMBSTONE = "deleted";
-    /**
-     * A read of changes goes back this far before the newest {@code _ts} it last saw, inclusive: {@code _ts} has whole
-     * seconds, so a write in the same second as the last one read may commit after the read; one second more allows
-     * for the clocks of a partition's replicas should its primary move. What is read twice is known by its ETag.
-     */
+    /** Events are followed back over the last second seen: see {@link SettledSeconds}. */
     private static final long OVERLAP_SECONDS = 1;
     private static final Set<String> SYSTEM_FIELDS = Set.of("_rid", "_self", "_etag", "_attachments", "_ts", "_lsn");
 
     private final CosmosSettings settings;
     private final UsageMeter meter = new UsageMeter();
+    private final SettledSeconds settled = new SettledSeconds(Monotonic.system());
     private CosmosClient client;
     private CosmosContainer container;
     private CompletableFuture<CosmosClient> starting;
@@ -209,7 +207,7 @@ public final class CosmosClusterLoadStore implements ClusterLoadStore {
         if (whole) {
             query = new SqlQuerySpec("SELECT * FROM c WHERE " + typeFilter, parameters);
         } else {
-            parameters.add(new SqlParameter("@since", position - OVERLAP_SECONDS));
+            parameters.add(new SqlParameter("@since", settled.since(poolName, position)));
             parameters.add(new SqlParameter("@tombstone", TOMBSTONE));
             query = new SqlQuerySpec("SELECT * FROM c WHERE c._ts >= @since AND (" + typeFilter
                     + " OR c.Type = @tombstone)", parameters);
@@ -231,6 +229,7 @@ public final class CosmosClusterLoadStore implements ClusterLoadStore {
                     }
                 }
             }
+            settled.answered(poolName, latest);
             return new PoolChanges(documents, deleted, latest, whole);
         });
     }

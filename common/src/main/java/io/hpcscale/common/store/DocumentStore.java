@@ -9,13 +9,11 @@ import io.hpcscale.common.model.DocumentKey;
 import io.hpcscale.common.model.DocumentType;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,12 +43,6 @@ public final class DocumentStore {
             return size() > CACHED_VERSIONS;
         }
     };
-
-    /**
-     * Writes made through this object, by pool and document type ({@code pool/type}; {@code pool/*} for deletions, whose
-     * keys name no type): a reader of changes knows which pools it changed itself, in the types it reads.
-     */
-    private final Map<String, Long> writesByPool = new ConcurrentHashMap<>();
 
     public DocumentStore(ClusterLoadStore store) {
         this.store = store;
@@ -88,17 +80,6 @@ public final class DocumentStore {
      * first agent cycle at 100,000 jobs all at once took 170 MB of JSON trees.
      */
     public void upsert(Collection<? extends ClusterLoadDocument> documents) {
-        Set<String> written = new HashSet<>();
-        documents.forEach(document -> written.add(document.poolName() + "/" + document.type().wireName()));
-        countWrites(written);
-        try {
-            upsertBatches(documents);
-        } finally {
-            countWrites(written);
-        }
-    }
-
-    private void upsertBatches(Collection<? extends ClusterLoadDocument> documents) {
         List<ObjectNode> batch = new ArrayList<>(Math.min(documents.size(), WRITE_BATCH));
         for (ClusterLoadDocument document : documents) {
             batch.add(codec.encode(document));
@@ -113,31 +94,7 @@ public final class DocumentStore {
     }
 
     public void delete(Collection<DocumentKey> keys) {
-        Set<String> deleted = new HashSet<>();
-        keys.forEach(key -> deleted.add(key.poolName() + "/*"));
-        countWrites(deleted);
-        try {
-            store.deleteAll(keys);
-        } finally {
-            countWrites(deleted);
-        }
-    }
-
-    /**
-     * A count that moves when a write of these types, or any delete, in this pool through this object begins and again
-     * when it ends: a reader that saw the same count before two reads knows that it wrote nothing there in between that
-     * it reads, nor during either.
-     */
-    public long writesTo(String pool, Set<DocumentType> types) {
-        long count = writesByPool.getOrDefault(pool + "/*", 0L);
-        for (DocumentType type : types) {
-            count += writesByPool.getOrDefault(pool + "/" + type.wireName(), 0L);
-        }
-        return count;
-    }
-
-    private void countWrites(Set<String> buckets) {
-        buckets.forEach(bucket -> writesByPool.merge(bucket, 1L, Long::sum));
+        store.deleteAll(keys);
     }
 
     public ClusterLoadStore store() {

@@ -19,8 +19,7 @@ import java.util.Set;
 
 /**
  * The documents of one scaler cycle: each managed pool's jobs, nodes, drain and power requests, brought up to date by
- * {@link PoolReads} (only what changed, and only in pools where something did), and the agents' heartbeats. Nothing
- * outside the managed pools is read.
+ * {@link PoolReads} (only what changed), and the agents' heartbeats. Nothing outside the managed pools is read.
  *
  * @param agents the heartbeats of agents serving a managed pool
  */
@@ -58,8 +57,7 @@ record ClusterView(
         Map<String, List<DrainDocument>> drains = new HashMap<>();
         Map<String, List<PowerDocument>> power = new HashMap<>();
         for (String pool : pools) {
-            for (ClusterLoadDocument document : reads.decoded(reads.read(pool, POOL_DOCUMENTS,
-                    changeMark(agents, pool)))) {
+            for (ClusterLoadDocument document : reads.decoded(reads.read(pool, POOL_DOCUMENTS))) {
                 if (document instanceof JobDocument job) {
                     jobs.computeIfAbsent(pool, p -> new ArrayList<>()).add(job);
                 } else if (document instanceof VmDocument vm) {
@@ -72,25 +70,6 @@ record ClusterView(
             }
         }
         return new ClusterView(jobs, vms, drains, power, readAt, poolOfNode(vms), agents);
-    }
-
-    /**
-     * When the agents serving the pool last wrote a change there, or null if one of them does not say: then the pool
-     * is read for changes every cycle.
-     */
-    private static Instant changeMark(List<AgentDocument> agents, String pool) {
-        Instant mark = null;
-        for (AgentDocument agent : agents) {
-            if (!agent.pools().contains(pool)) {
-                continue;
-            }
-            Instant changed = agent.poolsChangedAt().get(pool);
-            if (changed == null) {
-                return null;
-            }
-            mark = mark == null || changed.isAfter(mark) ? changed : mark;
-        }
-        return mark;
     }
 
     List<JobDocument> jobsOf(String pool) {

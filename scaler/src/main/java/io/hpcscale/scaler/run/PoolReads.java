@@ -12,30 +12,30 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Each managed pool's documents, kept from one cycle to the next and brought up to date with only what changed. A
- * pool is not read at all when neither its agent nor this scaler wrote there since the last read; otherwise the store
- * is asked for what changed since then (on Cosmos DB a query on the server's write time; a cheap store answers with
- * the whole pool). Every {@code fullReadEvery} (an hour by default) each pool is read whole instead, and a document
- * older than the last read that the copy did not have is logged as a bug: the incremental reads must never miss one.
- * At most one pool is read whole for this per cycle: a pool of 500 jobs costs about 250 RU to read whole, and ten of
- * them in one cycle would overrun a 400 RU/s container.
+ * Each managed pool's documents, kept from one cycle to the next and brought up to date with only what changed: the
+ * store is asked each cycle for what changed since the last read (on Cosmos DB a query on the server's write time,
+ * 2.5 RU when nothing did; a cheap store answers with the whole pool). Every {@code fullReadEvery} (an hour by
+ * default) each pool is read whole instead, and a document older than the last read that the copy did not have is
+ * logged as a bug: the incremental reads must never miss one. At most one pool is read whole for this per cycle: a
+ * pool of 500 jobs costs about 300 RU to read whole, and ten of them in one cycle would overrun a 400 RU/s container.
  *
- * <p>A pool is read again at least every {@link #UNREAD_AT_MOST} even when nothing says it changed: a program other
- * than the agent (Slurm's ResumeProgram recording a power request) may write there, and the agent marks the pool only
- * at its next cycle.
+ * <p>Every pool is asked every cycle, including those nothing says changed: skipping them on marks in the agents'
+ * heartbeats saved 2.5 RU a pool and a cycle, and needed the agent to announce each pool before writing there and
+ * clear it after, so that a lost heartbeat could not hide a change; not worth its risk.
  */
 final class PoolReads {
     private static final Logger log = LoggerFactory.getLogger(PoolReads.class);
-    static final Duration UNREAD_AT_MOST = Duration.ofMinutes(5);
     /** A document this much older than the last read position must have been in the copy. */
     private static final long SETTLED_SECONDS = 60;
 
@@ -44,24 +44,19 @@ final class PoolReads {
     private final Duration fullReadEvery;
     private final Map<String, PoolCopy> copies = new HashMap<>();
 
-    /** One pool as last read: its documents by key, where the store's changes go on from, and what said it changed. */
+    /**
+     * One pool as last read: its documents by key and where the store's changes go on from. The documents are kept in
+     * the order of their ids, as SQLite answers them, whether read whole or in part: the planner breaks ties by the
+     * order it is given (which idle node to drain first), and that must not depend on how the pool was last read.
+     */
     private static final class PoolCopy {
-        final Map<DocumentKey, StoredDocument> documents = new HashMap<>();
+        final Map<DocumentKey, StoredDocument> documents = new TreeMap<>(Comparator.comparing(DocumentKey::id));
         long position;
         Instant wholeAt;
         Instant readAt;
-        Instant agentMark;
-        long ownWrites;
-    }
-
-    /** What one cycle's reads found: how many pools were skipped, read in part or whole, and any missed document. */
-    record Counts(int skipped, int partly, int whole) {
     }
 
     private boolean periodicReadDone;
-    private int skipped;
-    private int partly;
-    private int whole;
 
     PoolReads(DocumentStore store, Clock clock, Duration fullReadEvery) {
         this.store = store;
@@ -79,45 +74,23 @@ final class PoolReads {
         copies.clear();
     }
 
-    /** The counts since the last call, which resets them. */
-    synchronized Counts takeCounts() {
-        Counts counts = new Counts(skipped, partly, whole);
-        skipped = 0;
-        partly = 0;
-        whole = 0;
-        return counts;
-    }
-
-    /**
-     * The pool's documents of these types, as they are now.
-     *
-     * @param agentMark when the agent serving the pool last wrote a change there, or null when it does not say (the
-     *                  pool is then read for changes every time)
-     */
-    synchronized List<StoredDocument> read(String pool, Set<DocumentType> types, Instant agentMark) {
+    /** The pool's documents of these types, as they are now. */
+    synchronized List<StoredDocument> read(String pool, Set<DocumentType> types) {
         Instant now = clock.instant();
-        long ownWrites = store.writesTo(pool, types);
         PoolCopy copy = copies.get(pool);
         boolean periodic = copy != null && !now.isBefore(copy.wholeAt.plus(fullReadEvery)) && !periodicReadDone;
         periodicReadDone |= periodic;
         boolean wholeDue = copy == null || periodic
                 || !now.isBefore(copy.readAt.plus(ClusterLoadStore.DELETIONS_KEPT.dividedBy(2)));
-        if (!wholeDue && agentMark != null && agentMark.equals(copy.agentMark) && ownWrites == copy.ownWrites
-                && now.isBefore(copy.readAt.plus(UNREAD_AT_MOST))) {
-            skipped++;
-            return List.copyOf(copy.documents.values());
-        }
         PoolChanges changes = store.store().changesSince(pool, types,
                 wholeDue ? PoolChanges.START : copy.position);
         PoolCopy next = copy == null || changes.whole() ? new PoolCopy() : copy;
         if (changes.whole()) {
-            whole++;
             if (copy != null) {
                 reportMissed(pool, copy, changes);
             }
             next.wholeAt = wholeDue || copy == null ? now : copy.wholeAt;
         } else {
-            partly++;
             changes.deleted().forEach(next.documents::remove);
         }
         for (StoredDocument document : changes.documents()) {
@@ -125,8 +98,6 @@ final class PoolReads {
         }
         next.position = changes.position();
         next.readAt = now;
-        next.agentMark = agentMark;
-        next.ownWrites = ownWrites;
         copies.put(pool, next);
         return List.copyOf(next.documents.values());
     }

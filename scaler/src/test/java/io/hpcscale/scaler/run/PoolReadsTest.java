@@ -29,11 +29,10 @@ class PoolReadsTest {
     private final SettableClock clock = new SettableClock(Instant.parse("2026-11-26T08:00:00Z"));
 
     /**
-     * Counts the reads of changes and the positions asked; answers with {@link #answers} when any are queued, else
+     * Records the positions asked for; answers with {@link #answers} when any are queued, else
      * with every document, as a store that reads changes would answer from the start (whole) or from a position.
      */
     private final class CountingStore extends ForwardingClusterLoadStore {
-        int reads;
         final List<Long> positions = new java.util.ArrayList<>();
         final Deque<PoolChanges> answers = new ArrayDeque<>();
 
@@ -43,7 +42,6 @@ class PoolReadsTest {
 
         @Override
         public PoolChanges changesSince(String poolName, Set<DocumentType> types, long position) {
-            reads++;
             positions.add(position);
             return answers.isEmpty() ? new PoolChanges(queryPool(poolName, types), List.of(), 100,
                     position == PoolChanges.START) : answers.poll();
@@ -55,28 +53,13 @@ class PoolReadsTest {
     private final PoolReads reads = new PoolReads(documents, clock, Duration.ofHours(1));
 
     @Test
-    void aPoolIsReadAgainOnlyWhenItsAgentOrThisScalerWroteThereOrFiveMinutesPassed() {
-        Instant mark = clock.instant();
-        reads.read("p", TYPES, mark);
+    void eachCycleAsksOnlyForWhatChangedSinceTheLastRead() {
+        reads.read("p", TYPES);
         clock.advance(Duration.ofMinutes(1));
-        reads.read("p", TYPES, mark);
-        assertEquals(1, counting.reads, "nothing changed: nothing read");
-
-        reads.read("p", TYPES, mark.plusSeconds(30));
-        assertEquals(2, counting.reads, "the agent wrote a change");
-
         documents.upsert(List.of(DrainDocument.request("p", "node1", "idle", clock.instant())));
-        List<StoredDocument> after = reads.read("p", TYPES, mark.plusSeconds(30));
-        assertEquals(3, counting.reads, "this scaler wrote there");
+        List<StoredDocument> after = reads.read("p", TYPES);
+        assertEquals(List.of(PoolChanges.START, 100L), counting.positions, "whole first, then from the position");
         assertEquals(1, after.size());
-
-        clock.advance(PoolReads.UNREAD_AT_MOST);
-        reads.read("p", TYPES, mark.plusSeconds(30));
-        assertEquals(4, counting.reads, "not read for five minutes");
-
-        reads.read("p", TYPES, null);
-        reads.read("p", TYPES, null);
-        assertEquals(6, counting.reads, "an agent that does not say what changed: read every time");
     }
 
     @Test
@@ -84,15 +67,15 @@ class PoolReadsTest {
         counting.answers.add(PoolChanges.whole(List.of(stored("j1", "e1", 1_000), stored("j2", "e2", 1_000)), 1_000));
         counting.answers.add(new PoolChanges(List.of(stored("j3", "e3", 2_000)), List.of(new DocumentKey("p", "j1")),
                 2_000, false));
-        assertEquals(Set.of("j1", "j2"), ids(reads.read("p", TYPES, null)));
-        assertEquals(Set.of("j2", "j3"), ids(reads.read("p", TYPES, null)));
+        assertEquals(Set.of("j1", "j2"), ids(reads.read("p", TYPES)));
+        assertEquals(Set.of("j2", "j3"), ids(reads.read("p", TYPES)));
 
         // The whole read finds j4, written long before the last read, which the changes never brought.
         counting.answers.add(PoolChanges.whole(List.of(stored("j2", "e2", 1_000), stored("j3", "e3", 2_000),
                 stored("j4", "e4", 1_500), stored("j5", "e5", 2_000)), 2_000));
         clock.advance(Duration.ofHours(1));
         try (CapturedLog log = new CapturedLog(PoolReads.class)) {
-            assertEquals(Set.of("j2", "j3", "j4", "j5"), ids(reads.read("p", TYPES, null)));
+            assertEquals(Set.of("j2", "j3", "j4", "j5"), ids(reads.read("p", TYPES)));
             List<String> warnings = log.at(Level.WARN);
             assertEquals(1, warnings.size(), warnings.toString());
             assertTrue(warnings.get(0).contains("found 1 documents") && warnings.get(0).contains("p/j4")
@@ -103,33 +86,33 @@ class PoolReadsTest {
     @Test
     void atMostOnePoolIsReadWholeForItsHourlyCheckInACycle() {
         reads.beginCycle();
-        reads.read("a", TYPES, clock.instant());
-        reads.read("b", TYPES, clock.instant());
+        reads.read("a", TYPES);
+        reads.read("b", TYPES);
         for (int minute = 5; minute < 60; minute += 5) {
             clock.advance(Duration.ofMinutes(5));
             reads.beginCycle();
-            reads.read("a", TYPES, null);
-            reads.read("b", TYPES, null);
+            reads.read("a", TYPES);
+            reads.read("b", TYPES);
         }
         clock.advance(Duration.ofMinutes(5));
         counting.positions.clear();
         reads.beginCycle();
-        reads.read("a", TYPES, null);
-        reads.read("b", TYPES, null);
+        reads.read("a", TYPES);
+        reads.read("b", TYPES);
         assertEquals(List.of(PoolChanges.START, 100L), counting.positions, "a read whole, b for its changes");
         reads.beginCycle();
-        reads.read("b", TYPES, null);
+        reads.read("b", TYPES);
         assertEquals(PoolChanges.START, counting.positions.get(2), "b's turn comes at the next cycle");
     }
 
     @Test
     void forgettingMakesTheNextReadWhole() {
         counting.answers.add(PoolChanges.whole(List.of(stored("j1", "e1", 1_000)), 1_000));
-        reads.read("p", TYPES, null);
+        reads.read("p", TYPES);
         reads.forget();
-        reads.read("p", TYPES, null);
+        reads.read("p", TYPES);
         assertEquals(List.of(PoolChanges.START, PoolChanges.START), counting.positions);
-        assertTrue(reads.read("p", TYPES, null).isEmpty(), "the store's whole answer replaced the copy");
+        assertTrue(reads.read("p", TYPES).isEmpty(), "the store's whole answer replaced the copy");
     }
 
     private static StoredDocument stored(String id, String etag, long writtenAt) {
