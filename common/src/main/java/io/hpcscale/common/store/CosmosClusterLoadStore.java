@@ -81,8 +81,6 @@ public final class CosmosClusterLoadStore implements ClusterLoadStore {
     private static final ObjectMapper JSON = new ObjectMapper();
     /** The {@code Type} of a deleted document's tombstone. */
     static final String TOMBSTONE = "deleted";
-    /** Events are followed back over the last second seen: see {@link SettledSeconds}. */
-    private static final long OVERLAP_SECONDS = 1;
     private static final Set<String> SYSTEM_FIELDS = Set.of("_rid", "_self", "_etag", "_attachments", "_ts", "_lsn");
 
     private final CosmosSettings settings;
@@ -214,6 +212,7 @@ public final class CosmosClusterLoadStore implements ClusterLoadStore {
         }
         CosmosQueryRequestOptions options = new CosmosQueryRequestOptions().setPartitionKey(new PartitionKey(poolName));
         return call("read what changed in pool " + poolName, () -> {
+            long began = settled.now();
             List<StoredDocument> documents = new ArrayList<>();
             List<DocumentKey> deleted = new ArrayList<>();
             long latest = Math.max(position, PoolChanges.START);
@@ -229,7 +228,7 @@ public final class CosmosClusterLoadStore implements ClusterLoadStore {
                     }
                 }
             }
-            settled.answered(poolName, latest);
+            settled.answered(poolName, latest, began);
             return new PoolChanges(documents, deleted, latest, whole);
         });
     }
@@ -249,7 +248,7 @@ public final class CosmosClusterLoadStore implements ClusterLoadStore {
             parameters.add(new SqlParameter("@from", from.minusSeconds(1).truncatedTo(ChronoUnit.SECONDS).toString()));
         } else {
             filter = "c._ts >= @since";
-            parameters.add(new SqlParameter("@since", position - OVERLAP_SECONDS));
+            parameters.add(new SqlParameter("@since", position - SettledSeconds.OVERLAP_SECONDS));
         }
         SqlQuerySpec query = new SqlQuerySpec("SELECT * FROM c WHERE c.Type = @type AND " + filter, parameters);
         CosmosQueryRequestOptions options = new CosmosQueryRequestOptions();
@@ -351,8 +350,8 @@ public final class CosmosClusterLoadStore implements ClusterLoadStore {
             return Optional.of(charged(container().replaceItem(document, key.id(), partition(key),
                     new CosmosItemRequestOptions().setIfMatchETag(current.getETag()))).getETag());
         } catch (CosmosException e) {
-            meter.request(e.getRequestCharge());
             if (e.getStatusCode() == 412) {
+                meter.request(e.getRequestCharge());
                 return Optional.empty();
             }
             throw e;
@@ -449,7 +448,7 @@ public final class CosmosClusterLoadStore implements ClusterLoadStore {
                 if (response.getResponse() != null) {
                     meter.request(response.getResponse().getRequestCharge());
                 }
-                if (status >= 200 && status < 300 || (status == 404 && isDelete(operation))) {
+                if (status >= 200 && status < 300) {
                     continue;
                 }
                 if (isTransient(status)) {
@@ -540,10 +539,6 @@ public final class CosmosClusterLoadStore implements ClusterLoadStore {
             throw new StoreException(refused + ". Nothing was written; the program that made the id has a bug, "
                     + "please report it");
         }
-    }
-
-    private static boolean isDelete(CosmosItemOperation operation) {
-        return operation.getOperationType().name().equals("DELETE");
     }
 
     /** Runs one operation; throttled, unavailable and timed-out answers are retried a few times. */

@@ -10,17 +10,26 @@ class SettledSecondsTest {
     private final SettledSeconds settled = new SettledSeconds(nanos::get);
 
     @Test
-    void aReadGoesBackOverItsLastSecondUntilThatSecondHasSettled() {
-        settled.answered("p", 1_000);
-        assertEquals(999, settled.since("p", 1_000), "just answered: go back over it, and one before");
+    void aSecondIsSettledOnlyByAReadBegunLongEnoughAfterItWasFirstSeen() {
+        settled.answered("p", 1_000, settled.now());
+        assertEquals(999, settled.since("p", 1_000), "just seen: go back over it, and one before");
         nanos.addAndGet(SettledSeconds.SETTLE.toNanos());
-        assertEquals(1_001, settled.since("p", 1_000), "settled: start after it");
+        assertEquals(999, settled.since("p", 1_000),
+                "time alone settles nothing: a write of that second may have committed after the first read");
+        long began = settled.now();
+        settled.answered("p", 1_000, began);
+        assertEquals(1_001, settled.since("p", 1_000), "a read begun 2 s later went back over it: settled");
         assertEquals(1_999, settled.since("q", 2_000), "another pool has its own");
+    }
 
-        settled.answered("p", 1_005);
-        assertEquals(1_004, settled.since("p", 1_005), "a newer second starts again");
-        settled.answered("p", 1_005);
+    @Test
+    void aReadBegunTooSoonDoesNotSettleANewerSecondStartsAgain() {
+        settled.answered("p", 1_000, settled.now());
+        nanos.addAndGet(SettledSeconds.SETTLE.toNanos() / 2);
+        settled.answered("p", 1_000, settled.now());
+        assertEquals(999, settled.since("p", 1_000));
         nanos.addAndGet(SettledSeconds.SETTLE.toNanos());
-        assertEquals(1_006, settled.since("p", 1_005), "answering the same second again does not restart its clock");
+        settled.answered("p", 1_005, settled.now());
+        assertEquals(1_004, settled.since("p", 1_005), "a newer second is not settled yet");
     }
 }

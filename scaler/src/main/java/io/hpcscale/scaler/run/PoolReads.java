@@ -84,6 +84,12 @@ final class PoolReads {
                 || !now.isBefore(copy.readAt.plus(ClusterLoadStore.DELETIONS_KEPT.dividedBy(2)));
         PoolChanges changes = store.store().changesSince(pool, types,
                 wholeDue ? PoolChanges.START : copy.position);
+        if (changes.whole() && changes.position() == PoolChanges.START) {
+            // A store that answers every read whole (SQLite, memory): nothing to keep between cycles, and its
+            // documents stay unparsed until decoded, where one that does not follow the contract is skipped.
+            copies.remove(pool);
+            return changes.documents();
+        }
         PoolCopy next = copy == null || changes.whole() ? new PoolCopy() : copy;
         if (changes.whole()) {
             if (copy != null) {
@@ -94,7 +100,12 @@ final class PoolReads {
             changes.deleted().forEach(next.documents::remove);
         }
         for (StoredDocument document : changes.documents()) {
-            next.documents.put(document.key(), document);
+            try {
+                next.documents.put(document.key(), document);
+            } catch (RuntimeException e) {
+                log.atWarn().addKeyValue(LogFields.POOL, pool).log("pool={} a document without a valid id or pool "
+                        + "name is skipped: {}", pool, e.getMessage());
+            }
         }
         next.position = changes.position();
         next.readAt = now;

@@ -138,11 +138,25 @@ public final class ScalerLease {
             return null;
         }
         Duration unchanged = Duration.ofNanos(seen - watchedSince);
-        if (unchanged.compareTo(ttl) >= 0) {
+        Duration length = holdersLength(lease);
+        if (unchanged.compareTo(length) >= 0) {
             return "the lease of " + lease.holder() + " was not renewed for " + unchanged.toSeconds() + " s, timed on "
-                    + "this host (lease " + ttl.toSeconds() + " s)";
+                    + "this host (lease " + length.toSeconds() + " s)";
         }
         return null;
+    }
+
+    /**
+     * How long the holder counts its lease: its own {@code scaler.leaseTtl} may be longer than this scaler's (another
+     * configuration, another interval). Both ends of it were written by the holder's clock, so their difference is a
+     * length, whatever that clock says the time is.
+     */
+    private Duration holdersLength(LeaseDocument lease) {
+        if (lease.renewedAt() == null) {
+            return ttl;
+        }
+        Duration theirs = Duration.between(lease.renewedAt(), lease.expiresAt());
+        return theirs.compareTo(ttl) > 0 ? theirs : ttl;
     }
 
     private LeaseDocument mine(Instant now) {

@@ -126,4 +126,21 @@ class ScalerLeaseTest {
         assertTrue(aStopped != null && tookOver != null && aStopped.isBefore(tookOver),
                 "A stopped at " + aStopped + ", B took over at " + tookOver);
     }
+
+    @Test
+    void aStandbyWaitsForTheHoldersLeaseWhenItIsLongerThanItsOwn() {
+        Monotonic elapsed = Monotonic.following(trueTime);
+        ScalerLease holder = new ScalerLease(new DocumentStore(shared), TTL.multipliedBy(2),
+                new LeaseHolder("manager-a", 1, "boot-a"), pid -> true, elapsed);
+        ScalerLease standby = lease(new FlakyStore(), "manager-b", 0);
+        holder.acquireOrRenew(trueTime.instant());
+        standby.acquireOrRenew(trueTime.instant());
+        trueTime.advance(TTL.plusSeconds(30));
+        assertEquals(LeaseStatus.State.STANDBY, standby.acquireOrRenew(trueTime.instant()).state(),
+                "past its own lease, not the holder's");
+        assertTrue(holder.holds());
+        trueTime.advance(TTL);
+        assertEquals(LeaseStatus.State.ACTIVE, standby.acquireOrRenew(trueTime.instant()).state());
+        assertFalse(holder.holds(), "the holder stopped acting before");
+    }
 }
