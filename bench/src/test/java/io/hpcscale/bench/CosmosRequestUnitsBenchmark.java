@@ -34,9 +34,13 @@ class CosmosRequestUnitsBenchmark {
             Measure.report("machine: " + Measure.machine());
             Cost firstAgent = cluster.agentCycle();
             Cost firstScaler = cluster.scalerCycle();
+            Thread.sleep(SETTLE_MILLIS);
+            Cost secondScaler = cluster.scalerCycle();
             Measure.report(String.format("cosmos RU, start-up: the agent's first cycle writes every document: "
-                    + "%.0f RU in %d requests; the scaler's first cycle reads every pool whole: %.0f RU",
-                    firstAgent.requestUnits(), firstAgent.requests(), firstScaler.requestUnits()));
+                    + "%.0f RU in %d requests; the scaler's first cycle reads every pool whole: %.0f RU; its second "
+                    + "goes back once over the last second of the agent's writes: %.0f RU",
+                    firstAgent.requestUnits(), firstAgent.requests(), firstScaler.requestUnits(),
+                    secondScaler.requestUnits()));
 
             List<Cost> agent = new ArrayList<>();
             List<Cost> woken = new ArrayList<>();
