@@ -170,14 +170,7 @@ public final class CosmosClusterLoadStore implements ClusterLoadStore {
     @Override
     public List<StoredDocument> queryPool(String poolName, Set<DocumentType> types) {
         List<SqlParameter> parameters = new ArrayList<>();
-        List<String> names = new ArrayList<>();
-        int i = 0;
-        for (DocumentType type : types.stream().sorted().toList()) {
-            names.add("@type" + i);
-            parameters.add(new SqlParameter("@type" + i++, type.wireName()));
-        }
-        SqlQuerySpec query = new SqlQuerySpec("SELECT * FROM c WHERE c.Type IN (" + String.join(", ", names) + ")",
-                parameters);
+        SqlQuerySpec query = new SqlQuerySpec("SELECT * FROM c WHERE " + typeIn(types, parameters), parameters);
         CosmosQueryRequestOptions options = new CosmosQueryRequestOptions().setPartitionKey(new PartitionKey(poolName));
         return call("read " + types.size() + " document types of pool " + poolName, () -> run(query, options));
     }
@@ -193,13 +186,7 @@ public final class CosmosClusterLoadStore implements ClusterLoadStore {
     @Override
     public PoolChanges changesSince(String poolName, Set<DocumentType> types, long position) {
         List<SqlParameter> parameters = new ArrayList<>();
-        List<String> names = new ArrayList<>();
-        int i = 0;
-        for (DocumentType type : types.stream().sorted().toList()) {
-            names.add("@type" + i);
-            parameters.add(new SqlParameter("@type" + i++, type.wireName()));
-        }
-        String typeFilter = "c.Type IN (" + String.join(", ", names) + ")";
+        String typeFilter = typeIn(types, parameters);
         boolean whole = position <= PoolChanges.START;
         SqlQuerySpec query;
         if (whole) {
@@ -213,24 +200,42 @@ public final class CosmosClusterLoadStore implements ClusterLoadStore {
         CosmosQueryRequestOptions options = new CosmosQueryRequestOptions().setPartitionKey(new PartitionKey(poolName));
         return call("read what changed in pool " + poolName, () -> {
             long began = settled.now();
-            List<StoredDocument> documents = new ArrayList<>();
-            List<DocumentKey> deleted = new ArrayList<>();
-            long latest = Math.max(position, PoolChanges.START);
-            for (FeedResponse<ObjectNode> page : container().queryItems(query, options, ObjectNode.class)
-                    .iterableByPage(PAGE_SIZE)) {
-                meter.request(page.getRequestCharge());
-                for (ObjectNode item : page.getResults()) {
-                    latest = Math.max(latest, item.path("_ts").asLong());
-                    if (isTombstone(item)) {
-                        deleted.add(new DocumentKey(poolName, item.path("id").asText()));
-                    } else {
-                        documents.add(stored(item));
-                    }
+            PoolChanges changes = runChanges(query, options, position, whole);
+            settled.answered(poolName, changes.position(), began);
+            return changes;
+        });
+    }
+
+    /** The {@code c.Type IN (...)} condition for these types, its parameters added to {@code parameters}. */
+    private static String typeIn(Set<DocumentType> types, List<SqlParameter> parameters) {
+        List<String> names = new ArrayList<>();
+        for (DocumentType type : types.stream().sorted().toList()) {
+            String name = "@type" + names.size();
+            names.add(name);
+            parameters.add(new SqlParameter(name, type.wireName()));
+        }
+        return "c.Type IN (" + String.join(", ", names) + ")";
+    }
+
+    /** Runs a query of changes: its documents, the tombstones it met as deletions, and the newest {@code _ts}. */
+    private PoolChanges runChanges(SqlQuerySpec query, CosmosQueryRequestOptions options, long position,
+            boolean whole) {
+        List<StoredDocument> documents = new ArrayList<>();
+        List<DocumentKey> deleted = new ArrayList<>();
+        long latest = Math.max(position, PoolChanges.START);
+        for (FeedResponse<ObjectNode> page : container().queryItems(query, options, ObjectNode.class)
+                .iterableByPage(PAGE_SIZE)) {
+            meter.request(page.getRequestCharge());
+            for (ObjectNode item : page.getResults()) {
+                latest = Math.max(latest, item.path("_ts").asLong());
+                if (isTombstone(item)) {
+                    deleted.add(new DocumentKey(item.path("PoolName").asText(), item.path("id").asText()));
+                } else {
+                    documents.add(stored(item));
                 }
             }
-            settled.answered(poolName, latest, began);
-            return new PoolChanges(documents, deleted, latest, whole);
-        });
+        }
+        return new PoolChanges(documents, deleted, latest, whole);
     }
 
     /**
@@ -255,19 +260,8 @@ public final class CosmosClusterLoadStore implements ClusterLoadStore {
         if (poolName != null) {
             options.setPartitionKey(new PartitionKey(poolName));
         }
-        return call("read the events" + (poolName == null ? "" : " of pool " + poolName), () -> {
-            List<StoredDocument> documents = new ArrayList<>();
-            long latest = Math.max(position, PoolChanges.START);
-            for (FeedResponse<ObjectNode> page : container().queryItems(query, options, ObjectNode.class)
-                    .iterableByPage(PAGE_SIZE)) {
-                meter.request(page.getRequestCharge());
-                for (ObjectNode item : page.getResults()) {
-                    latest = Math.max(latest, item.path("_ts").asLong());
-                    documents.add(stored(item));
-                }
-            }
-            return new PoolChanges(documents, List.of(), latest, position <= PoolChanges.START);
-        });
+        return call("read the events" + (poolName == null ? "" : " of pool " + poolName),
+                () -> runChanges(query, options, position, position <= PoolChanges.START));
     }
 
     @Override
