@@ -12,7 +12,13 @@ final class ScalerProcess {
     }
 
     static Process start(Path log, String... args) throws IOException {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+        return start(log, List.of(), args);
+    }
+
+    /** @param wrapper a command the JVM runs under, e.g. {@code faketime -f +60s}; empty for none */
+    static Process start(Path log, List<String> wrapper, String... args) throws IOException {
+        List<String> command = new ArrayList<>(wrapper);
+        command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
                 .toString(), "-cp", System.getProperty("java.class.path"), ScalerMain.class.getName()));
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)

@@ -3,6 +3,7 @@ package io.hpcscale.scaler.service;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static io.hpcscale.scaler.service.ProcessCluster.within;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hpcscale.common.model.DocumentKey;
@@ -12,19 +13,13 @@ import io.hpcscale.common.model.InstanceRecord;
 import io.hpcscale.common.model.LeaseDocument;
 import io.hpcscale.common.model.ScalerStateDocument;
 import io.hpcscale.common.store.DocumentStore;
-import io.hpcscale.common.store.SqliteClusterLoadStore;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.Callable;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -41,59 +36,34 @@ class ScalerServiceProcessTest {
     @TempDir
     Path dir;
 
+    private ProcessCluster cluster;
     private PowerScripts power;
-    private SqliteClusterLoadStore sqlite;
     private DocumentStore store;
     private FakeAgent agent;
-    private ScheduledExecutorService agentThread;
-    private final List<Process> scalers = new ArrayList<>();
-    private Path config;
 
     @BeforeEach
     void cluster() throws IOException {
-        power = new PowerScripts(Files.createDirectories(dir.resolve("power")), INSTANCES);
-        sqlite = new SqliteClusterLoadStore(dir.resolve("clusterload.db"), Duration.ofSeconds(10), Clock.systemUTC());
-        store = new DocumentStore(sqlite);
-        agent = new FakeAgent(store, power, "rack", INSTANCES);
-        List<String> lines = new ArrayList<>(List.of("store.sqlite.path = " + dir.resolve("clusterload.db"),
-                "scaler.interval = 1s", "scaler.leaseTtl = 3s", "scaler.shutdownGrace = 30s",
-                "pool.rack.cpus = 4", "pool.rack.memoryMb = 1000", "pool.rack.max = " + INSTANCES,
-                "pool.rack.idleTimeout = 0s"));
-        lines.addAll(power.configLines("rack"));
-        config = Files.write(dir.resolve("hpcscale.properties"), lines);
-        agent.step();
-        agentThread = Executors.newSingleThreadScheduledExecutor();
-        agentThread.scheduleWithFixedDelay(agent::step, 200, 200, TimeUnit.MILLISECONDS);
+        cluster = new ProcessCluster(dir, INSTANCES);
+        power = cluster.power;
+        store = cluster.store;
+        agent = cluster.agent;
     }
 
     @AfterEach
     void stop() throws InterruptedException {
-        agentThread.shutdownNow();
-        agentThread.awaitTermination(10, TimeUnit.SECONDS);
-        scalers.forEach(Process::destroyForcibly);
-        sqlite.close();
+        cluster.close();
     }
 
     private Process scaler(String name) throws IOException {
-        Process process = ScalerProcess.start(dir.resolve(name + ".log"), "run", "--config", config.toString());
-        scalers.add(process);
-        return process;
+        return cluster.scaler(name, List.of());
     }
 
     private String log(String name) throws IOException {
-        return Files.readString(dir.resolve(name + ".log"));
+        return cluster.log(name);
     }
 
     private Optional<LeaseDocument> lease() {
-        return store.read(LeaseDocument.KEY, LeaseDocument.class).map(DocumentStore.Versioned::document);
-    }
-
-    private static void within(Duration timeout, String what, Callable<Boolean> done) throws Exception {
-        Instant deadline = Instant.now().plus(timeout);
-        while (!done.call()) {
-            assertTrue(Instant.now().isBefore(deadline), "not within " + timeout.toSeconds() + " s: " + what);
-            Thread.sleep(50);
-        }
+        return cluster.lease();
     }
 
     @Test
