@@ -345,6 +345,13 @@ function admit() {
 
 // typeOf: the document Type the charge was for ("jobs", "scalerstate", ...; "?" when the answer names none).
 function spend(charge, kind, typeOf) {
+  const second = Math.floor(Date.now() / 1000);
+  if (second !== stats.second) {
+    stats.second = second;
+    stats.secondCharge = 0;
+  }
+  stats.secondCharge = round2(stats.secondCharge + charge);
+  stats.busiestSecondCharge = Math.max(stats.busiestSecondCharge, stats.secondCharge);
   stats.requestCharge = round2(stats.requestCharge + charge);
   stats.chargeByKind[kind] = round2(stats.chargeByKind[kind] + charge);
   const type = `${kind}:${typeOf || "?"}`;
@@ -360,6 +367,29 @@ function setThroughput(rate) {
   ruPerSecond = rate;
   budget = rate;
   budgetAt = Date.now();
+}
+
+// The account's settings as "Get Database Account" (GET /, REST API) reports them, which `check` reads: its write
+// regions, whether it accepts writes in several (enableMultipleWriteLocations) and its default consistency
+// (userConsistencyPolicy.defaultConsistencyLevel). A test sets them to what a real account may be set to; the
+// package's own values (one region, Session) are the reset.
+const LEVELS = ["Strong", "BoundedStaleness", "Session", "ConsistentPrefix", "Eventual"];
+function setAccount({ writeRegions, multipleWriteLocations, defaultConsistencyLevel }) {
+  const data = account.read();
+  if (writeRegions !== undefined) {
+    if (!Array.isArray(writeRegions) || writeRegions.length === 0) throw new Error("writeRegions: a list of names");
+    data.writableLocations = writeRegions.map((name) => ({ name, databaseAccountEndpoint: data.writableLocations[0].databaseAccountEndpoint }));
+  }
+  if (multipleWriteLocations !== undefined) data.enableMultipleWriteLocations = Boolean(multipleWriteLocations);
+  if (defaultConsistencyLevel !== undefined) {
+    if (!LEVELS.includes(defaultConsistencyLevel)) throw new Error(`defaultConsistencyLevel: one of ${LEVELS}`);
+    data.userConsistencyPolicy = { defaultConsistencyLevel };
+  }
+  return {
+    writeRegions: data.writableLocations.map((l) => l.name),
+    multipleWriteLocations: data.enableMultipleWriteLocations,
+    defaultConsistencyLevel: data.userConsistencyPolicy.defaultConsistencyLevel
+  };
 }
 
 // ----------------------------------------------------------------------------------------- id validation
@@ -397,7 +427,9 @@ let stats;
 function resetStats() {
   stats = {
     requests: 0, requestBytes: 0, responseBytes: 0, requestHeaderBytes: 0, responseHeaderBytes: 0, byKind: {},
-    requestCharge: 0, chargeByKind: {}, chargeByType: {}, throttled: 0
+    requestCharge: 0, chargeByKind: {}, chargeByType: {}, throttled: 0,
+    // The most charged in one second of the clock since the reset: what a provisioned rate must cover.
+    busiestSecondCharge: 0, second: 0, secondCharge: 0
   };
   for (const k of KINDS) {
     stats.byKind[k] = 0;
@@ -501,6 +533,8 @@ async function control(req, res, path) {
         return reply(res, 200, { ruPerSecond });
       case "GET /_test/throughput":
         return reply(res, 200, { ruPerSecond });
+      case "POST /_test/account":
+        return reply(res, 200, setAccount(JSON.parse(body.toString() || "{}")));
       default:
         return reply(res, 404, { message: `no control endpoint ${key}` });
     }

@@ -2,6 +2,7 @@ package io.hpcscale.bench;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.hpcscale.common.testing.CosmosTestServer;
 import io.hpcscale.scaler.run.CosmosClusterScenario;
 import io.hpcscale.scaler.run.CosmosClusterScenario.Cost;
@@ -118,6 +119,57 @@ class CosmosRequestUnitsBenchmark {
                     cluster.started() - startedBefore, BURST));
             assertTrue(cluster.started() - startedBefore >= BURST, "an instance for every new job");
         }
+    }
+
+    /**
+     * The same cluster on a container provisioned with 400 RU/s, each program paced by the SDK to
+     * {@value #PACED_RU_PER_SECOND} RU/s: how long each kind of cycle then takes, the most the container was charged in
+     * any one second, and how many requests it answered with 429.
+     */
+    @Test
+    void pacedProgramsOnA400RequestUnitContainer() throws Exception {
+        CosmosTestServer.running().throughput(400);
+        try (CosmosClusterScenario cluster = new CosmosClusterScenario(PACED_RU_PER_SECOND)) {
+            CosmosTestServer.running().resetStats();
+            paced("start-up, the agent's first cycle", cluster::agentCycle);
+            paced("start-up, the scaler's first cycle", cluster::scalerCycle);
+            for (int i = 0; i < 2; i++) {
+                cluster.clock().advance(Duration.ofSeconds(60));
+                cluster.churn(CosmosClusterScenario.JOBS / 100 / 2);
+                paced("steady agent cycle", cluster::agentCycle);
+                Thread.sleep(SETTLE_MILLIS);
+                cluster.clock().advance(Duration.ofSeconds(60));
+                paced("steady scaler cycle woken by the agent", cluster::scalerCycle);
+            }
+            for (int i = 0; i < 2; i++) {
+                cluster.clock().advance(Duration.ofSeconds(60));
+                cluster.churn(CosmosClusterScenario.JOBS / 100 / 2);
+                cluster.submit(BURST / BURST_CYCLES);
+                paced("burst agent cycle (200 new jobs)", cluster::agentCycle);
+                Thread.sleep(SETTLE_MILLIS);
+                cluster.clock().advance(Duration.ofSeconds(60));
+                paced("burst scaler cycle", cluster::scalerCycle);
+            }
+        } finally {
+            CosmosTestServer.running().throughput(0);
+        }
+    }
+
+    private static final int PACED_RU_PER_SECOND = 150;
+
+    private interface CycleRun {
+        Cost run() throws Exception;
+    }
+
+    private static void paced(String what, CycleRun cycle) throws Exception {
+        CosmosTestServer.running().resetStats();
+        long began = System.nanoTime();
+        Cost cost = cycle.run();
+        double seconds = (System.nanoTime() - began) / 1e9;
+        JsonNode stats = CosmosTestServer.running().stats();
+        Measure.report(String.format("cosmos RU, paced to %d RU/s on a 400 RU/s container, %s: %.0f RU in %.1f s, "
+                + "busiest second %.0f RU, %d answered 429", PACED_RU_PER_SECOND, what, cost.requestUnits(), seconds,
+                stats.path("busiestSecondCharge").asDouble(), stats.path("throttled").asLong()));
     }
 
     /** Where a cycle's request units went, by request kind and document type, largest first. */

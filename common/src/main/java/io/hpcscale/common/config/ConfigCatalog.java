@@ -89,6 +89,13 @@ public final class ConfigCatalog {
                 .describe("cosmos: bound on one operation, its retries included, so a hung service fails the cycle "
                         + "rather than holding it.")
                 .build());
+        keys.add(key("store.cosmos.requestUnitsPerSecond", ValueKind.INTEGER, null, ALL).minimum(1)
+                .defaultMeaning("no pacing")
+                .describe("cosmos: the most request units this program spends in one second. The SDK spreads a "
+                        + "cycle's writes over as many seconds as they need instead of meeting 429s on a container "
+                        + "provisioned with less; give each program a share of the container's RU/s (sizing table "
+                        + "in docs/running-on-azure.md).")
+                .build());
         keys.add(key("azure.cloud", ValueKind.CHOICE, "public", Set.of(SCALER))
                 .choices("public", "china", "usgov", "custom")
                 .describe("The Azure cloud of the scale sets: public, china (Azure operated by 21Vianet), usgov, or "

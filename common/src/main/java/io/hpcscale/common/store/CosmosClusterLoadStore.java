@@ -9,6 +9,8 @@ import com.azure.cosmos.CosmosException;
 import com.azure.cosmos.DirectConnectionConfig;
 import com.azure.cosmos.GatewayConnectionConfig;
 import com.azure.cosmos.ThrottlingRetryOptions;
+import com.azure.cosmos.ThroughputControlGroupConfigBuilder;
+import com.azure.cosmos.models.CosmosBulkExecutionOptions;
 import com.azure.cosmos.models.CosmosBulkOperationResponse;
 import com.azure.cosmos.models.CosmosBulkOperations;
 import com.azure.cosmos.models.CosmosContainerProperties;
@@ -30,7 +32,9 @@ import io.hpcscale.common.model.CosmosIds;
 import io.hpcscale.common.model.DocumentKey;
 import io.hpcscale.common.model.DocumentType;
 import io.hpcscale.common.time.Monotonic;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -78,6 +82,7 @@ public final class CosmosClusterLoadStore implements ClusterLoadStore {
     private static final int END_TO_END_TIMEOUT = 20008;
     private static final Duration MAX_RETRY_WAIT = Duration.ofSeconds(5);
     private static final int PAGE_SIZE = 1000;
+    private static final int REWRITE_RU = 11;
     private static final ObjectMapper JSON = new ObjectMapper();
     /** The {@code Type} of a deleted document's tombstone. */
     static final String TOMBSTONE = "deleted";
@@ -367,18 +372,26 @@ public final class CosmosClusterLoadStore implements ClusterLoadStore {
         return 0;
     }
 
-    /** What in the container's own setup costs more than it should; its shape was checked when it was opened. */
+    /**
+     * What in the account's settings puts the lease or the state at risk, and what in the container's costs more than
+     * it should; the container's shape was checked when it was opened.
+     */
     @Override
     public List<String> setupProblems() {
         CosmosContainerProperties properties = call("read the container's settings",
                 () -> container().read().getProperties());
+        List<String> problems = new ArrayList<>();
+        String level = settings.consistency() != null ? settings.consistency().toString() : null;
+        CosmosAccount.read(settings, settings.key() == null ? credential() : null, Clock.systemUTC())
+                .problems(level, ContainerCheck.accountName(settings))
+                .forEach(problem -> problems.add(settings.describe() + ": " + problem));
         String unneeded = IndexPaths.unneeded(properties.getIndexingPolicy());
-        if (unneeded == null) {
-            return List.of();
+        if (unneeded != null) {
+            problems.add(settings.describe() + " indexes " + unneeded + ", which no query of hpcscale filters on: "
+                    + "every write pays for it (about 2 RU more per job document). Index only what hpcscale queries: "
+                    + ContainerCheck.update(settings) + " --idx '" + IndexPaths.POLICY_JSON + "'");
         }
-        return List.of(settings.describe() + " indexes " + unneeded + ", which no query of hpcscale filters on: "
-                + "every write pays for it (about 2 RU more per job document). Index only what hpcscale queries: "
-                + ContainerCheck.update(settings) + " --idx '" + IndexPaths.POLICY_JSON + "'");
+        return problems;
     }
 
     @Override
@@ -432,7 +445,7 @@ public final class CosmosClusterLoadStore implements ClusterLoadStore {
             List<CosmosItemOperation> batch = pending;
             List<CosmosBulkOperationResponse<Object>> responses = call(what, () -> {
                 List<CosmosBulkOperationResponse<Object>> all = new ArrayList<>(batch.size());
-                container().executeBulkOperations(batch).forEach(all::add);
+                container().executeBulkOperations(batch, bulkOptions()).forEach(all::add);
                 return all;
             });
             for (CosmosBulkOperationResponse<Object> response : responses) {
@@ -469,6 +482,21 @@ public final class CosmosClusterLoadStore implements ClusterLoadStore {
             pause(wait.isZero() ? backoff(attempt) : min(wait, MAX_RETRY_WAIT));
             pending = retry;
         }
+    }
+
+    /**
+     * Bulk writes go in batches of up to 100 documents, each charged as one request: about 1,100 RU for 100 rewrites,
+     * more than a paced second allows. When this program is paced, a batch is kept to about a quarter of its second
+     * (a rewritten document costs about {@value #REWRITE_RU} RU), so the pacing can spread the writes.
+     */
+    private CosmosBulkExecutionOptions bulkOptions() {
+        CosmosBulkExecutionOptions options = new CosmosBulkExecutionOptions();
+        if (settings.requestUnitsPerSecond() > 0) {
+            int documents = Math.max(1, settings.requestUnitsPerSecond() / 4 / REWRITE_RU);
+            options.setInitialMicroBatchSize(Math.min(documents, options.getInitialMicroBatchSize()));
+            options.setMaxMicroBatchSize(Math.min(documents, options.getMaxMicroBatchSize()));
+        }
+        return options;
     }
 
     private static ObjectNode tombstone(DocumentKey key) {
@@ -747,11 +775,32 @@ public final class CosmosClusterLoadStore implements ClusterLoadStore {
                 CosmosContainerResponse read = container.read();
                 meter.request(read.getRequestCharge());
                 checkShape(read.getProperties(), settings);
+                pace(container, settings.requestUnitsPerSecond());
                 return container;
             } catch (CosmosException e) {
                 meter.request(e.getRequestCharge());
                 throw missing(settings, e);
             }
+        }
+
+        /**
+         * A cycle's writes are a burst (an agent's 75 changed documents cost about 850 RU) that a container
+         * provisioned with less per second answers with 429s. The SDK's local throughput control spreads this
+         * client's requests so that they spend at most the given RU in any second: the burst takes a few seconds
+         * longer and meets no 429 of its own making. It holds back the requests it would have sent past the rate
+         * and retries them itself, so a store call sees only a slower answer; with continueOnInitError a control
+         * that cannot start (it reads the container's partition ranges) leaves requests unpaced rather than failed.
+         */
+        private static void pace(CosmosContainer container, int requestUnitsPerSecond) {
+            if (requestUnitsPerSecond <= 0) {
+                return;
+            }
+            container.enableLocalThroughputControlGroup(new ThroughputControlGroupConfigBuilder()
+                    .groupName("hpcscale")
+                    .targetThroughput(requestUnitsPerSecond)
+                    .defaultControlGroup(true)
+                    .continueOnInitError(true)
+                    .build());
         }
 
         private static void checkShape(CosmosContainerProperties properties, CosmosSettings settings) {
@@ -773,14 +822,22 @@ public final class CosmosClusterLoadStore implements ClusterLoadStore {
             }
         }
 
+        /** The account's name for an {@code az} line: the first label of a *.documents.azure.* endpoint. */
+        static String accountName(CosmosSettings settings) {
+            String host = URI.create(settings.endpoint()).getHost();
+            return host != null && host.contains(".documents.") ? host.substring(0, host.indexOf('.')) : "<account>";
+        }
+
         static String update(CosmosSettings settings) {
-            return "az cosmosdb sql container update --account-name <account> --resource-group <group> "
+            return "az cosmosdb sql container update --account-name " + accountName(settings)
+                    + " --resource-group <group> "
                     + "--database-name " + settings.database() + " --name " + settings.container();
         }
 
         private static StoreException missing(CosmosSettings settings, CosmosException e) {
-            String create = "az cosmosdb sql container create --account-name <account> --resource-group <group> "
-                    + "--database-name " + settings.database() + " --name " + settings.container()
+            String create = "az cosmosdb sql container create --account-name " + accountName(settings)
+                    + " --resource-group <group> --database-name " + settings.database()
+                    + " --name " + settings.container()
                     + " --partition-key-path /PoolName --ttl -1";
             if (e.getStatusCode() == 404) {
                 return new StoreException(settings.describe() + " does not exist"

@@ -22,10 +22,11 @@ import java.util.Set;
  * @param managedIdentityClientId a user-assigned managed identity's client id, or null for the system-assigned one
  * @param consistency             the level to read with, or null for the account's default
  * @param requestTimeout          bound on one operation, retries included, so a hung server cannot hold a cycle
+ * @param requestUnitsPerSecond   the most this program spends in one second, paced by the SDK; 0 for no pacing
  */
 public record CosmosSettings(String endpoint, String database, String container, String key,
         String managedIdentityClientId, List<String> preferredRegions, ConsistencyLevel consistency,
-        boolean createIfMissing, boolean directMode, Duration requestTimeout) {
+        boolean createIfMissing, boolean directMode, Duration requestTimeout, int requestUnitsPerSecond) {
 
     public CosmosSettings {
         preferredRegions = List.copyOf(preferredRegions);
@@ -51,7 +52,8 @@ public record CosmosSettings(String endpoint, String database, String container,
                 settings.optionalString("store.cosmos.consistency").map(CosmosSettings::consistency).orElse(null),
                 settings.bool("store.cosmos.createIfMissing"),
                 settings.string("store.cosmos.connectionMode").equals("direct"),
-                settings.duration("store.cosmos.requestTimeout"));
+                settings.duration("store.cosmos.requestTimeout"),
+                settings.optionalInteger("store.cosmos.requestUnitsPerSecond").map(Long::intValue).orElse(0));
     }
 
     private static ConsistencyLevel consistency(String name) {

@@ -33,7 +33,7 @@ class CosmosClusterLoadStoreTest extends ClusterLoadStoreContract {
 
     static CosmosSettings settings(String container, boolean createIfMissing, Duration timeout) {
         return new CosmosSettings(CosmosTestServer.running().endpoint(), "hpcscale", container, CosmosTestServer.KEY,
-                null, List.of(), null, createIfMissing, false, timeout);
+                null, List.of(), null, createIfMissing, false, timeout, 0);
     }
 
     @Override
@@ -298,6 +298,40 @@ class CosmosClusterLoadStoreTest extends ClusterLoadStoreContract {
                     problems.get(0));
         }
         assertEquals(List.of(), store.setupProblems(), "a container hpcscale made indexes only what it queries");
+    }
+
+    @Test
+    void checkNamesAnAccountThatTakesWritesInSeveralRegionsOrReadsWeakerThanSession() {
+        try {
+            CosmosTestServer.running().account("{\"writeRegions\":[\"West Europe\",\"North Europe\"],"
+                    + "\"multipleWriteLocations\":true,\"defaultConsistencyLevel\":\"Eventual\"}");
+            List<String> problems = store.setupProblems();
+            assertEquals(2, problems.size(), problems.toString());
+            assertTrue(problems.get(0).contains("accepts writes in 2 regions [West Europe, North Europe]")
+                    && problems.get(0).contains("writes only to West Europe")
+                    && problems.get(0).contains("--enable-multiple-write-locations false"), problems.get(0));
+            assertTrue(problems.get(1).contains("the account's default consistency, Eventual,")
+                    && problems.get(1).contains("--default-consistency-level Session"), problems.get(1));
+
+            CosmosTestServer.running().account("{\"multipleWriteLocations\":false,"
+                    + "\"defaultConsistencyLevel\":\"BoundedStaleness\"}");
+            assertEquals(List.of(), store.setupProblems(), "two regions, one of them for writes, BoundedStaleness");
+        } finally {
+            CosmosTestServer.running().account(CosmosTestServer.ACCOUNT_RESET);
+        }
+    }
+
+    @Test
+    void checkNamesAConsistencySettingWeakerThanSession() {
+        CosmosSettings base = settings("consistency-" + CONTAINERS.incrementAndGet(), true, Duration.ofSeconds(10));
+        CosmosSettings eventual = new CosmosSettings(base.endpoint(), base.database(), base.container(), base.key(),
+                null, List.of(), com.azure.cosmos.ConsistencyLevel.EVENTUAL, true, false, base.requestTimeout(), 0);
+        try (CosmosClusterLoadStore weak = new CosmosClusterLoadStore(eventual)) {
+            List<String> problems = weak.setupProblems();
+            assertEquals(1, problems.size(), problems.toString());
+            assertTrue(problems.get(0).contains("store.cosmos.consistency = Eventual does not let a program read its "
+                    + "own last write") && problems.get(0).contains("set it to Session"), problems.get(0));
+        }
     }
 
     @Test

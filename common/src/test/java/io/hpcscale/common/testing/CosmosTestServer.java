@@ -26,6 +26,9 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 public final class CosmosTestServer implements BeforeAllCallback {
     /** Any base64 text: the local server checks no key. */
     public static final String KEY = "QUxMIFRIRSBLRVlTIEFSRSBGSU5FIEhFUkUgLSBsb2NhbCB0ZXN0IHNlcnZlcg==";
+    /** The account as the server starts: one write region, Session consistency. */
+    public static final String ACCOUNT_RESET = "{\"writeRegions\":[\"South Central US\"],"
+            + "\"multipleWriteLocations\":false,\"defaultConsistencyLevel\":\"Session\"}";
     private static final ObjectMapper JSON = new ObjectMapper();
     private static Running running;
 
@@ -44,6 +47,16 @@ public final class CosmosTestServer implements BeforeAllCallback {
             send(HttpRequest.newBuilder(URI.create(endpoint + "/_test/throughput"))
                     .POST(HttpRequest.BodyPublishers.ofString("{\"ruPerSecond\":" + ruPerSecond + "}"))
                     .header("content-type", "application/json"));
+        }
+
+        /**
+         * Sets what the account reports of itself (Get Database Account), e.g.
+         * {@code {"writeRegions":["West Europe","North Europe"],"multipleWriteLocations":true}}; {@link #ACCOUNT_RESET}
+         * gives back the server's own.
+         */
+        public void account(String json) {
+            send(HttpRequest.newBuilder(URI.create(endpoint + "/_test/account"))
+                    .POST(HttpRequest.BodyPublishers.ofString(json)).header("content-type", "application/json"));
         }
 
         /** Request units charged since the last reset of the statistics. */

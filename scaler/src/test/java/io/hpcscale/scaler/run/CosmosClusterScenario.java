@@ -65,9 +65,15 @@ public final class CosmosClusterScenario implements AutoCloseable {
     }
 
     public CosmosClusterScenario() throws CloudException, InterruptedException {
+        this(0);
+    }
+
+    /** @param requestUnitsPerSecond what each program may spend in one second, paced by the SDK; 0 for no pacing */
+    public CosmosClusterScenario(int requestUnitsPerSecond) throws CloudException, InterruptedException {
         String container = "scenario-" + UUID.randomUUID();
         CosmosSettings cosmos = new CosmosSettings(CosmosTestServer.running().endpoint(), "hpcscale", container,
-                CosmosTestServer.KEY, null, List.of(), null, true, false, Duration.ofSeconds(60));
+                CosmosTestServer.KEY, null, List.of(), null, true, false, Duration.ofSeconds(60),
+                requestUnitsPerSecond);
         agentStore = new CosmosClusterLoadStore(cosmos);
         scalerStore = new CosmosClusterLoadStore(cosmos);
         Map<String, String> poolByQueue = new HashMap<>();
