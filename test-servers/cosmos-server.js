@@ -346,12 +346,12 @@ function admit() {
 // typeOf: the document Type the charge was for ("jobs", "scalerstate", ...; "?" when the answer names none).
 function spend(charge, kind, typeOf) {
   const second = Math.floor(Date.now() / 1000);
-  if (second !== stats.second) {
-    stats.second = second;
-    stats.secondCharge = 0;
+  if (second !== chargedSecond.second) {
+    chargedSecond.second = second;
+    chargedSecond.charge = 0;
   }
-  stats.secondCharge = round2(stats.secondCharge + charge);
-  stats.busiestSecondCharge = Math.max(stats.busiestSecondCharge, stats.secondCharge);
+  chargedSecond.charge = round2(chargedSecond.charge + charge);
+  stats.busiestSecondCharge = Math.max(stats.busiestSecondCharge, chargedSecond.charge);
   stats.requestCharge = round2(stats.requestCharge + charge);
   stats.chargeByKind[kind] = round2(stats.chargeByKind[kind] + charge);
   const type = `${kind}:${typeOf || "?"}`;
@@ -424,13 +424,15 @@ function cosmosError(status, message) {
 
 const KINDS = ["read", "query", "upsert", "replace", "patch", "create", "delete", "batch", "queryplan", "other"];
 let stats;
+let chargedSecond;
 function resetStats() {
   stats = {
     requests: 0, requestBytes: 0, responseBytes: 0, requestHeaderBytes: 0, responseHeaderBytes: 0, byKind: {},
     requestCharge: 0, chargeByKind: {}, chargeByType: {}, throttled: 0,
     // The most charged in one second of the clock since the reset: what a provisioned rate must cover.
-    busiestSecondCharge: 0, second: 0, secondCharge: 0
+    busiestSecondCharge: 0
   };
+  chargedSecond = { second: 0, charge: 0 };
   for (const k of KINDS) {
     stats.byKind[k] = 0;
     stats.chargeByKind[k] = 0;
@@ -471,6 +473,7 @@ function takeFault(req, path, kind) {
     f =>
       (!f.methods || f.methods.includes(req.method)) &&
       (!f.pathContains || path.includes(f.pathContains)) &&
+      (f.path === undefined || path === f.path) &&
       (!f.kinds || f.kinds.includes(kind))
   );
   if (!fault) return null;

@@ -89,12 +89,12 @@ public final class ConfigCatalog {
                 .describe("cosmos: bound on one operation, its retries included, so a hung service fails the cycle "
                         + "rather than holding it.")
                 .build());
-        keys.add(key("store.cosmos.requestUnitsPerSecond", ValueKind.INTEGER, null, ALL).minimum(1)
+        keys.add(key("store.cosmos.requestUnitsPerSecond", ValueKind.INTEGER, null, ALL).minimum(100)
                 .defaultMeaning("no pacing")
-                .describe("cosmos: the most request units this program spends in one second. The SDK spreads a "
-                        + "cycle's writes over as many seconds as they need instead of meeting 429s on a container "
-                        + "provisioned with less; give each program a share of the container's RU/s (sizing table "
-                        + "in docs/running-on-azure.md).")
+                .describe("cosmos: the request units this program may spend per second, on average (one second may "
+                        + "see up to about twice as much). The SDK spreads a cycle's writes over as many seconds as "
+                        + "they need instead of meeting 429s on a container provisioned with less; give the programs "
+                        + "shares that add up to at most half the container's RU/s (docs/running-on-azure.md).")
                 .build());
         keys.add(key("azure.cloud", ValueKind.CHOICE, "public", Set.of(SCALER))
                 .choices("public", "china", "usgov", "custom")

@@ -12,6 +12,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
+import java.security.KeyStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.ZoneOffset;
@@ -22,6 +23,8 @@ import java.util.List;
 import java.util.Locale;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
 
 /**
  * The account settings that decide whether the lease and the scaler state stay safe, as the account reports them
@@ -37,6 +40,7 @@ public record CosmosAccount(List<String> writeRegions, boolean multipleWriteLoca
     private static final ObjectMapper JSON = new ObjectMapper();
     /** The levels that let a scaler read its own last write of the lease and state, strongest first. */
     private static final List<String> READ_OWN_WRITES = List.of("Strong", "BoundedStaleness", "Session");
+    private static final String SERVICE_SCOPE = "https://cosmos.azure.com/.default";
     private static final DateTimeFormatter RFC_1123 = DateTimeFormatter
             .ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'", Locale.US).withZone(ZoneOffset.UTC);
 
@@ -73,15 +77,14 @@ public record CosmosAccount(List<String> writeRegions, boolean multipleWriteLoca
     /**
      * Reads the account with the account key (the REST API's master-key signature) or an Entra ID token.
      *
-     * @throws StoreException naming the endpoint and what the account answered
+     * @throws StoreException naming the endpoint, what the account answered and what to do
      */
     static CosmosAccount read(CosmosSettings settings, TokenCredential credential, Clock clock) {
         URI endpoint = URI.create(settings.endpoint());
         String date = RFC_1123.format(clock.instant());
         String authorization = settings.key() != null
                 ? "type=master&ver=1.0&sig=" + signature(settings.key(), "GET", "", "", date)
-                : "type=aad&ver=1.0&sig=" + credential.getTokenSync(new TokenRequestContext().addScopes(
-                        endpoint.getScheme() + "://" + endpoint.getHost() + "/.default")).getToken();
+                : "type=aad&ver=1.0&sig=" + token(credential, endpoint);
         HttpRequest request = HttpRequest.newBuilder(endpoint.resolve("/"))
                 .timeout(settings.requestTimeout())
                 .header("x-ms-date", date)
@@ -90,12 +93,12 @@ public record CosmosAccount(List<String> writeRegions, boolean multipleWriteLoca
                 .header("Authorization", URLEncoder.encode(authorization, StandardCharsets.UTF_8))
                 .GET().build();
         try {
-            HttpResponse<String> response = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build()
-                    .send(request, HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = Http.CLIENT.send(request, HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() != 200) {
                 throw new StoreException(settings.describe() + ": reading the account's settings answered "
-                        + response.statusCode() + " (the store's own requests work; the identity may lack "
-                        + "permission to read the account)");
+                        + response.statusCode() + " (" + firstLine(response.body()) + ")"
+                        + (response.statusCode() == 401 || response.statusCode() == 403 ? ": this identity may not "
+                        + "read the account's metadata, which both built-in data roles include" : ""));
             }
             return parse(JSON.readTree(response.body()));
         } catch (IOException e) {
@@ -105,6 +108,31 @@ public record CosmosAccount(List<String> writeRegions, boolean multipleWriteLoca
             Thread.currentThread().interrupt();
             throw new StoreException("interrupted while reading the Cosmos DB account's settings");
         }
+    }
+
+    /**
+     * An Entra ID token for the account, asked for as the SDK asks: for the account's own scope, then, when the
+     * tenant does not know that resource (AADSTS500011), for the service's scope.
+     */
+    private static String token(TokenCredential credential, URI endpoint) {
+        String accountScope = endpoint.getScheme() + "://" + endpoint.getHost() + "/.default";
+        try {
+            return credential.getTokenSync(new TokenRequestContext().addScopes(accountScope)).getToken();
+        } catch (RuntimeException e) {
+            if (e.getMessage() == null || !e.getMessage().contains("AADSTS500011")) {
+                throw new StoreException("no Entra ID token for " + accountScope + ": " + firstLine(e.getMessage()),
+                        e);
+            }
+            return credential.getTokenSync(new TokenRequestContext().addScopes(SERVICE_SCOPE)).getToken();
+        }
+    }
+
+    private static String firstLine(String text) {
+        if (text == null || text.isBlank()) {
+            return "no message";
+        }
+        String line = text.strip().lines().findFirst().orElse("");
+        return line.length() > 200 ? line.substring(0, 200) + "..." : line;
     }
 
     static CosmosAccount parse(JsonNode account) {
@@ -132,6 +160,30 @@ public record CosmosAccount(List<String> writeRegions, boolean multipleWriteLoca
         } catch (GeneralSecurityException | IllegalArgumentException e) {
             throw new StoreException("the Cosmos DB account key cannot sign a request (" + e.getMessage() + "): "
                     + "check that store.cosmos.keyFile holds the key as the portal shows it");
+        }
+    }
+
+    /**
+     * One client for every read, made at the first: it trusts what the JVM's trust store holds then (its default
+     * trust manager, as the SDK's own client does), not what a default SSL context cached earlier.
+     */
+    private static final class Http {
+        static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10))
+                .sslContext(currentTrust()).build();
+
+        private Http() {
+        }
+
+        private static SSLContext currentTrust() {
+            try {
+                TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+                trust.init((KeyStore) null);
+                SSLContext context = SSLContext.getInstance("TLS");
+                context.init(null, trust.getTrustManagers(), null);
+                return context;
+            } catch (GeneralSecurityException e) {
+                throw new IllegalStateException("this JVM cannot make a TLS context: " + e.getMessage(), e);
+            }
         }
     }
 }

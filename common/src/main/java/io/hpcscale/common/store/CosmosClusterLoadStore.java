@@ -80,6 +80,8 @@ public final class CosmosClusterLoadStore implements ClusterLoadStore {
     private static final int ATTEMPTS = 3;
     /** The SDK's own end-to-end timeout: the operation's whole time is spent, so it is not tried again. */
     private static final int END_TO_END_TIMEOUT = 20008;
+    /** 429 substatus codes of the SDK's own throughput control, for single requests and for bulk. */
+    private static final Set<Integer> PACED = Set.of(10003, 10005);
     private static final Duration MAX_RETRY_WAIT = Duration.ofSeconds(5);
     private static final int PAGE_SIZE = 1000;
     private static final int REWRITE_RU = 11;
@@ -382,9 +384,15 @@ public final class CosmosClusterLoadStore implements ClusterLoadStore {
                 () -> container().read().getProperties());
         List<String> problems = new ArrayList<>();
         String level = settings.consistency() != null ? settings.consistency().toString() : null;
-        CosmosAccount.read(settings, settings.key() == null ? credential() : null, Clock.systemUTC())
-                .problems(level, ContainerCheck.accountName(settings))
-                .forEach(problem -> problems.add(settings.describe() + ": " + problem));
+        try {
+            CosmosAccount.read(settings, settings.key() == null ? credential() : null, Clock.systemUTC())
+                    .problems(level, ContainerCheck.accountName(settings))
+                    .forEach(problem -> problems.add(settings.describe() + ": " + problem));
+        } catch (RuntimeException e) {
+            // The account's settings are one finding among others: what the container says is still worth saying.
+            problems.add((e instanceof StoreException ? "" : settings.describe() + ": the account's settings cannot "
+                    + "be read: ") + e.getMessage() + "; its write regions and consistency are not checked");
+        }
         String unneeded = IndexPaths.unneeded(properties.getIndexingPolicy());
         if (unneeded != null) {
             problems.add(settings.describe() + " indexes " + unneeded + ", which no query of hpcscale filters on: "
@@ -596,7 +604,11 @@ public final class CosmosClusterLoadStore implements ClusterLoadStore {
                     + "on the account (see docs/operations.md)";
             case 408 -> "no answer within store.cosmos.requestTimeout (" + settings.requestTimeout().toSeconds()
                     + "s)";
-            case 429 -> "throttled (429) after " + attempts + " attempts: the container needs more request units";
+            case 429 -> PACED.contains(e.getSubStatusCode())
+                    ? "held back by this program's own pacing after " + attempts + " attempts: raise "
+                    + "store.cosmos.requestUnitsPerSecond (" + settings.requestUnitsPerSecond() + ") or "
+                    + "store.cosmos.requestTimeout (" + settings.requestTimeout().toSeconds() + "s)"
+                    : "throttled (429) after " + attempts + " attempts: the container needs more request units";
             case 503 -> "unavailable (503) after " + attempts + " attempts";
             default -> consistencyRefused(e.getMessage()) ? CONSISTENCY_REFUSED
                     : "status " + e.getStatusCode() + "/" + e.getSubStatusCode() + ": " + firstLine(e.getMessage());
@@ -786,8 +798,9 @@ public final class CosmosClusterLoadStore implements ClusterLoadStore {
         /**
          * A cycle's writes are a burst (an agent's 75 changed documents cost about 850 RU) that a container
          * provisioned with less per second answers with 429s. The SDK's local throughput control spreads this
-         * client's requests so that they spend at most the given RU in any second: the burst takes a few seconds
-         * longer and meets no 429 of its own making. It holds back the requests it would have sent past the rate
+         * client's requests so that they spend the given RU per second on average (a request admitted with budget
+         * left may overdraw it: measured, a second saw up to twice the rate): the burst takes a few seconds longer
+         * and meets no 429 of its own making. It holds back the requests it would have sent past the rate
          * and retries them itself, so a store call sees only a slower answer; with continueOnInitError a control
          * that cannot start (it reads the container's partition ranges) leaves requests unpaced rather than failed.
          */

@@ -53,7 +53,17 @@ public record CosmosSettings(String endpoint, String database, String container,
                 settings.bool("store.cosmos.createIfMissing"),
                 settings.string("store.cosmos.connectionMode").equals("direct"),
                 settings.duration("store.cosmos.requestTimeout"),
-                settings.optionalInteger("store.cosmos.requestUnitsPerSecond").map(Long::intValue).orElse(0));
+                settings.optionalInteger("store.cosmos.requestUnitsPerSecond").map(CosmosSettings::pace).orElse(0));
+    }
+
+    /** The catalog holds the floor (100: below it one page of a whole read waits longer than a request may). */
+    private static int pace(long requestUnitsPerSecond) {
+        if (requestUnitsPerSecond > 1_000_000) {
+            throw new ConfigException("store.cosmos.requestUnitsPerSecond = " + requestUnitsPerSecond + " is more "
+                    + "than a container can be given: give this program's share of the container's RU/s, or leave "
+                    + "it unset for no pacing");
+        }
+        return (int) requestUnitsPerSecond;
     }
 
     private static ConsistencyLevel consistency(String name) {

@@ -39,7 +39,10 @@ class CosmosAccountTest {
                 + "\"userConsistencyPolicy\":{\"defaultConsistencyLevel\":\"ConsistentPrefix\"}}"));
         assertEquals(new CosmosAccount(List.of("West Europe", "North Europe"), true, "ConsistentPrefix"), account);
         assertEquals(2, account.problems(null, "acct").size());
-        assertEquals(1, account.problems("Session", "acct").size(), "Session asked for by the client is enough");
+        CosmosAccount session = new CosmosAccount(List.of("West Europe"), false, "Session");
+        List<String> weakened = session.problems("Eventual", "acct");
+        assertEquals(1, weakened.size(), "a client that reads weaker than its Session account");
+        assertTrue(weakened.get(0).startsWith("store.cosmos.consistency = Eventual"), weakened.get(0));
         assertThrows(StoreException.class, () -> CosmosAccount.parse(new ObjectMapper().readTree("{}")));
     }
 

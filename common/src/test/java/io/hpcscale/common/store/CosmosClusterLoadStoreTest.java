@@ -16,6 +16,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -313,12 +314,53 @@ class CosmosClusterLoadStoreTest extends ClusterLoadStoreContract {
             assertTrue(problems.get(1).contains("the account's default consistency, Eventual,")
                     && problems.get(1).contains("--default-consistency-level Session"), problems.get(1));
 
-            CosmosTestServer.running().account("{\"multipleWriteLocations\":false,"
-                    + "\"defaultConsistencyLevel\":\"BoundedStaleness\"}");
-            assertEquals(List.of(), store.setupProblems(), "two regions, one of them for writes, BoundedStaleness");
+            CosmosTestServer.running().account("{\"writeRegions\":[\"West Europe\"],"
+                    + "\"multipleWriteLocations\":false,\"defaultConsistencyLevel\":\"BoundedStaleness\"}");
+            assertEquals(List.of(), store.setupProblems(), "one write region, BoundedStaleness");
         } finally {
             CosmosTestServer.running().account(CosmosTestServer.ACCOUNT_RESET);
         }
+    }
+
+    @Test
+    void anAccountThatCannotBeReadIsOneFindingAndTheContainerIsStillChecked() {
+        store.read(new DocumentKey("a", "1"));
+        CosmosTestServer.running().fault("{\"status\":403,\"count\":1,\"methods\":[\"GET\"],\"path\":\"/\"}");
+        List<String> problems = store.setupProblems();
+        assertEquals(1, problems.size(), problems.toString());
+        assertTrue(problems.get(0).contains("reading the account's settings answered 403")
+                && problems.get(0).contains("may not read the account's metadata")
+                && problems.get(0).contains("not checked"), problems.get(0));
+        assertEquals(List.of(), store.setupProblems(), "read again once the account answers");
+    }
+
+    @Test
+    void aPacedStoreSpreadsItsWritesWhereAnUnpacedOneSpendsThemInOneSecond() {
+        CosmosSettings base = settings("paced-" + CONTAINERS.incrementAndGet(), true, Duration.ofSeconds(10));
+        CosmosSettings paced = new CosmosSettings(base.endpoint(), base.database(), base.container(), base.key(),
+                null, List.of(), null, true, false, base.requestTimeout(), 100);
+        try (CosmosClusterLoadStore slow = new CosmosClusterLoadStore(paced)) {
+            slow.read(new DocumentKey("a", "1"));
+            store.read(new DocumentKey("a", "1"));
+            CosmosTestServer.running().resetStats();
+            store.upsertAll(documents("unpaced", 120));
+            double unpaced = CosmosTestServer.running().stats().path("busiestSecondCharge").asDouble();
+            CosmosTestServer.running().resetStats();
+            slow.upsertAll(documents("paced", 60));
+            double busiest = CosmosTestServer.running().stats().path("busiestSecondCharge").asDouble();
+            double charged = CosmosTestServer.running().requestCharge();
+            assertTrue(unpaced > 200, "120 documents unpaced: " + unpaced + " RU in their busiest second");
+            assertTrue(charged > 300 && busiest <= 200, "60 documents paced to 100 RU/s: " + charged + " RU, "
+                    + busiest + " in the busiest second");
+        }
+    }
+
+    private static List<ObjectNode> documents(String prefix, int count) {
+        List<ObjectNode> documents = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            documents.add(doc("jobs", "a", prefix + i, i));
+        }
+        return documents;
     }
 
     @Test

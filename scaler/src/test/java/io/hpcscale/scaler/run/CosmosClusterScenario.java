@@ -64,16 +64,24 @@ public final class CosmosClusterScenario implements AutoCloseable {
     public record Cost(double requestUnits, long requests) {
     }
 
+    /** Unpaced, with requests allowed a minute: a throttled container is retried through, however long it takes. */
     public CosmosClusterScenario() throws CloudException, InterruptedException {
-        this(0);
+        this(0, Duration.ofSeconds(60));
     }
 
-    /** @param requestUnitsPerSecond what each program may spend in one second, paced by the SDK; 0 for no pacing */
+    /**
+     * Each program paced by the SDK to this many RU/s, with the default request timeout (10 s), as an administrator
+     * would run them.
+     */
     public CosmosClusterScenario(int requestUnitsPerSecond) throws CloudException, InterruptedException {
+        this(requestUnitsPerSecond, Duration.ofSeconds(10));
+    }
+
+    private CosmosClusterScenario(int requestUnitsPerSecond, Duration requestTimeout)
+            throws CloudException, InterruptedException {
         String container = "scenario-" + UUID.randomUUID();
         CosmosSettings cosmos = new CosmosSettings(CosmosTestServer.running().endpoint(), "hpcscale", container,
-                CosmosTestServer.KEY, null, List.of(), null, true, false, Duration.ofSeconds(60),
-                requestUnitsPerSecond);
+                CosmosTestServer.KEY, null, List.of(), null, true, false, requestTimeout, requestUnitsPerSecond);
         agentStore = new CosmosClusterLoadStore(cosmos);
         scalerStore = new CosmosClusterLoadStore(cosmos);
         Map<String, String> poolByQueue = new HashMap<>();

@@ -21,10 +21,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * What the scaler-process tests run against: one SQLite store, a pool "rack" of stand-in instances switched by power
- * scripts, an agent stepping every 200 ms, and a configuration file with a 1 s cycle and a 3 s lease.
+ * scripts, an agent stepping every 200 ms, and a configuration file with a 1 s cycle and the given lease.
  */
 final class ProcessCluster implements AutoCloseable {
-    static final Duration LEASE = Duration.ofSeconds(3);
 
     final PowerScripts power;
     final DocumentStore store;
@@ -35,14 +34,14 @@ final class ProcessCluster implements AutoCloseable {
     private final ScheduledExecutorService agentThread = Executors.newSingleThreadScheduledExecutor();
     private final List<Process> scalers = new ArrayList<>();
 
-    ProcessCluster(Path dir, int instances) throws IOException {
+    ProcessCluster(Path dir, int instances, Duration lease) throws IOException {
         this.dir = dir;
         power = new PowerScripts(Files.createDirectories(dir.resolve("power")), instances);
         sqlite = new SqliteClusterLoadStore(dir.resolve("clusterload.db"), Duration.ofSeconds(10), Clock.systemUTC());
         store = new DocumentStore(sqlite);
         agent = new FakeAgent(store, power, "rack", instances);
         List<String> lines = new ArrayList<>(List.of("store.sqlite.path = " + dir.resolve("clusterload.db"),
-                "scaler.interval = 1s", "scaler.leaseTtl = " + LEASE.toSeconds() + "s",
+                "scaler.interval = 1s", "scaler.leaseTtl = " + lease.toSeconds() + "s",
                 "scaler.shutdownGrace = 30s", "pool.rack.cpus = 4", "pool.rack.memoryMb = 1000",
                 "pool.rack.max = " + instances, "pool.rack.idleTimeout = 0s"));
         lines.addAll(power.configLines("rack"));
@@ -80,7 +79,11 @@ final class ProcessCluster implements AutoCloseable {
     public void close() throws InterruptedException {
         agentThread.shutdownNow();
         agentThread.awaitTermination(10, TimeUnit.SECONDS);
-        scalers.forEach(Process::destroyForcibly);
+        // A wrapper such as faketime runs the JVM as its child and does not pass a kill on.
+        for (Process scaler : scalers) {
+            scaler.descendants().forEach(ProcessHandle::destroyForcibly);
+            scaler.destroyForcibly();
+        }
         sqlite.close();
     }
 }

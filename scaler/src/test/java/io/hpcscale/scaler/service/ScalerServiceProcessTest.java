@@ -43,7 +43,7 @@ class ScalerServiceProcessTest {
 
     @BeforeEach
     void cluster() throws IOException {
-        cluster = new ProcessCluster(dir, INSTANCES);
+        cluster = new ProcessCluster(dir, INSTANCES, Duration.ofSeconds(3));
         power = cluster.power;
         store = cluster.store;
         agent = cluster.agent;
