@@ -19,7 +19,6 @@ import io.hpcscale.scaler.run.ActionGate;
 import io.hpcscale.scaler.run.CloudThrottles;
 import io.hpcscale.scaler.run.CycleOutcome;
 import io.hpcscale.scaler.run.LeaseHolder;
-import io.hpcscale.scaler.removal.RemovalQueue;
 import io.hpcscale.scaler.run.PoolRuntime;
 import io.hpcscale.scaler.run.RemovalInbox;
 import io.hpcscale.scaler.run.Scaler;
@@ -78,7 +77,7 @@ public final class SimulatedCluster {
     private final Set<Long> runningScalerProcesses = new HashSet<>();
     private long nextScalerProcess = 100;
     private UnaryOperator<CloudProvider> providerInterceptor = UnaryOperator.identity();
-    private RemovalInbox removals = RemovalInbox.none();
+    private final RemovalInbox removals = RemovalInbox.none();
 
     public SimulatedCluster(SettableClock clock, ClusterLoadStore store, Spec spec) {
         this.clock = clock;
@@ -154,14 +153,6 @@ public final class SimulatedCluster {
     /** The agent's process is killed and started again: all it knew in memory is gone, the store keeps the rest. */
     public void restartAgent() {
         agent = newAgent();
-    }
-
-    /** The scalers take nodes' removal requests from {@code queue} from now on (they are made anew). */
-    public void useRemovalQueue(RemovalQueue queue, Duration visibilityTimeout) {
-        removals = new RemovalInbox(queue, visibilityTimeout);
-        for (int i = 0; i < scalers.size(); i++) {
-            scalers.set(i, newScaler(scalers.get(i).lease().self().host()));
-        }
     }
 
     /** The first scaler's process is killed and started again on its host: all it knew in memory is gone. */

@@ -201,11 +201,6 @@ public final class SimulatedScheduler implements SchedulerAdapter {
         return evictedJobs;
     }
 
-    /** Nodes that are up now. */
-    public synchronized int nodesUp() {
-        return (int) nodes.values().stream().filter(n -> n.up).count();
-    }
-
     /** Nodes the waiting (not held) jobs ask for. */
     public synchronized int queuedNodes() {
         return queued.stream().filter(j -> !j.held()).mapToInt(SimJob::nodes).sum();

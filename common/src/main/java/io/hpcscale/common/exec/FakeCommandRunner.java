@@ -40,12 +40,6 @@ public final class FakeCommandRunner implements CommandRunner {
         });
     }
 
-    public FakeCommandRunner timingOut(List<String> argvPrefix) {
-        return answering(argvPrefix, c -> {
-            throw new CommandTimeoutException(c);
-        });
-    }
-
     public FakeCommandRunner missing(List<String> argvPrefix) {
         return answering(argvPrefix, c -> {
             throw new CommandNotFoundException(c, "no such file or directory", null);

@@ -121,14 +121,6 @@ public record ScalerStateDocument(
                 sealedScaleSets, grownAt);
     }
 
-    public ScalerStateDocument withoutInstance(String instanceId) {
-        SortedMap<String, InstanceRecord> changed = new TreeMap<>(instances);
-        changed.remove(instanceId);
-        return new ScalerStateDocument(poolName, changed, consecutiveBootFailures, backoffUntil, backoffReason,
-                throttledUntil, throttleReason, pendingCreate, lastAction, evictions, evictionRounds, removals,
-                sealedScaleSets, grownAt);
-    }
-
     /** Forgets instances the cloud no longer has. */
     public ScalerStateDocument onlyInstances(Set<String> instanceIds) {
         SortedMap<String, InstanceRecord> kept = new TreeMap<>(instances);
@@ -233,15 +225,6 @@ public record ScalerStateDocument(
     public ScalerStateDocument withSealed(String scaleSet, String when) {
         SortedMap<String, String> sealed = new TreeMap<>(sealedScaleSets);
         sealed.put(scaleSet, when);
-        return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
-                throttledUntil, throttleReason, pendingCreate, lastAction, evictions, evictionRounds, removals, sealed,
-                grownAt);
-    }
-
-    /** A sealed scale set deleted once empty: nothing is left to remember. */
-    public ScalerStateDocument withoutSealed(String scaleSet) {
-        SortedMap<String, String> sealed = new TreeMap<>(sealedScaleSets);
-        sealed.remove(scaleSet);
         return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
                 throttledUntil, throttleReason, pendingCreate, lastAction, evictions, evictionRounds, removals, sealed,
                 grownAt);

@@ -63,7 +63,6 @@ public final class SimulatedCloud {
         int failingStarts;
         boolean failWithQuota;
         int brokenBoots;
-        String listFailure;
         int throttledCalls;
         Duration throttleRetryAfter = Duration.ofSeconds(30);
         boolean spot;
@@ -160,11 +159,6 @@ public final class SimulatedCloud {
     /** The next {@code count} instances started run, but their node never reports to the scheduler. */
     public synchronized void breakBoots(String pool, int count) {
         set(pool).brokenBoots = count;
-    }
-
-    /** Listing the pool fails with this message until called with null. */
-    public synchronized void failLists(String pool, String message) {
-        set(pool).listFailure = message;
     }
 
     /** The next {@code calls} calls to the pool are throttled. */
@@ -280,9 +274,6 @@ public final class SimulatedCloud {
     synchronized List<Instance> list(String pool) throws CloudException {
         ScaleSet set = set(pool);
         checkThrottle(set);
-        if (set.listFailure != null) {
-            throw new CloudException("listing simulated scale set " + pool + " failed: " + set.listFailure);
-        }
         return instances(pool);
     }
 
