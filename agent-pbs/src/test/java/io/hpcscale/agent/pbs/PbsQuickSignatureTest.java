@@ -5,11 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hpcscale.common.agent.SchedulerReadException;
-import io.hpcscale.common.exec.CommandLimits;
-import io.hpcscale.common.exec.ZtExecCommandRunner;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.time.ZoneOffset;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -17,9 +13,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The quick check between full reads, through the real command runner and the stand-in qstat. */
 class PbsQuickSignatureTest {
-    private static final CommandLimits LIMITS = new CommandLimits(Duration.ofSeconds(5), "agent.commandTimeout",
-            1 << 20, "agent.commandMaxOutput");
-
     @TempDir
     Path dir;
 
@@ -29,9 +22,7 @@ class PbsQuickSignatureTest {
     @BeforeEach
     void setUp() throws Exception {
         pbs = new StandInPbs(dir.resolve("bin"));
-        adapter = new PbsAdapter(new ZtExecCommandRunner(), new PbsCommands(
-                pbs.directory().resolve("qstat").toString(), pbs.directory().resolve("pbsnodes").toString(), LIMITS),
-                ZoneOffset.UTC);
+        adapter = pbs.adapter();
     }
 
     private void queues(String debugTotal, String debugStates, String debugStarted) throws Exception {

@@ -1,10 +1,14 @@
 package io.hpcscale.agent.pbs;
 
+import io.hpcscale.common.exec.CommandLimits;
+import io.hpcscale.common.exec.ZtExecCommandRunner;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -144,6 +148,13 @@ final class StandInPbs {
 
     Path directory() {
         return dir;
+    }
+
+    /** The production adapter on these commands, through the real command runner, with a 5 s command timeout. */
+    PbsAdapter adapter() {
+        return new PbsAdapter(new ZtExecCommandRunner(), new PbsCommands(dir.resolve("qstat").toString(),
+                dir.resolve("pbsnodes").toString(), new CommandLimits(Duration.ofSeconds(5), "agent.commandTimeout",
+                        1 << 20, "agent.commandMaxOutput")), ZoneOffset.UTC);
     }
 
     /** {@code qstat -f} prints this file of the stand-in's directory. */

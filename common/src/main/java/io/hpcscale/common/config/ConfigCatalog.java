@@ -384,10 +384,13 @@ public final class ConfigCatalog {
                 .build());
         keys.add(key("pool.<name>.command.start", ValueKind.STRING, null, Set.of(SCALER))
                 .describe("command provider: starts one instance; {instance} and {node} are replaced. Exit 69 "
-                        + "means no capacity (the pool backs off), exit 75 means try again later.")
+                        + "means no capacity (the pool backs off), exit 75 means try again later. Starting an "
+                        + "instance that already runs must succeed and change nothing: a scaler killed in the "
+                        + "middle of a call repeats it.")
                 .build());
         keys.add(key("pool.<name>.command.stop", ValueKind.STRING, null, Set.of(SCALER))
-                .describe("command provider: stops one instance; {instance} and {node} are replaced.")
+                .describe("command provider: stops one instance; {instance} and {node} are replaced. Stopping an "
+                        + "instance already stopped must succeed and change nothing.")
                 .build());
         keys.add(key("pool.<name>.command.timeout", ValueKind.DURATION, "60s", Set.of(SCALER)).minimumMillis(100)
                 .describe("command provider: bound on one list, start or stop command.")
