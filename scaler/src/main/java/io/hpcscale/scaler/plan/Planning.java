@@ -151,23 +151,16 @@ final class Planning {
         leaving.add(NodeNames.key(instance.nodeName()));
     }
 
-    /**
-     * One storm of Spot evictions is replaced at once; evictions found in {@code evictionRoundsBeforeBackoff}
-     * cycles within {@code evictionWindow} mean the region keeps taking instances back, and chasing them only
-     * costs boots: the pool backs off, with an event.
-     */
+    /** Evictions found this cycle count towards backoff ({@link PoolBackoff}); entering it is an event. */
     private void backOffOnRepeatedEvictions() {
         if (found.stream().noneMatch(f -> f.kind() == EventKind.EVICTED)) {
             return;
         }
-        memory = memory.withEvictionRound(now, pool.evictionBackoff().rounds());
-        int rounds = memory.evictionRoundsSince(now.minus(pool.evictionBackoff().window()));
-        if (rounds >= pool.evictionBackoff().rounds() && !memory.inBackoff(now)) {
-            String reason = "Spot evictions in " + rounds + " cycles within "
-                    + Durations.format(pool.evictionBackoff().window());
-            memory = memory.backoff(now.plus(pool.capacityBackoff()), reason);
-            notes.add(new Note(EventKind.EVICTION_BACKOFF, reason + ": the region keeps taking instances back, "
-                    + "so none is started until " + memory.backoffUntil() + " (pool." + pool.name()
+        boolean before = memory.inBackoff(now);
+        memory = PoolBackoff.afterEvictions(memory, pool, now);
+        if (!before && memory.inBackoff(now)) {
+            notes.add(new Note(EventKind.EVICTION_BACKOFF, memory.backoffReason() + ": the region keeps taking "
+                    + "instances back, so none is started until " + memory.backoffUntil() + " (pool." + pool.name()
                     + ".capacityBackoff)"));
         }
     }
@@ -359,7 +352,7 @@ final class Planning {
             return record;
         }
         found.add(new Plan.Found(EventKind.FAILED_VM, instance.id(), why + ": counted as a failed boot"));
-        memory = BootFailures.counted(memory, pool, now);
+        memory = PoolBackoff.afterFailedBoot(memory, pool, now);
         if (memory.inBackoff(now)) {
             notes.add(new Note(EventKind.BACKOFF, memory.backoffReason() + ": no instance is started until "
                     + memory.backoffUntil()));
@@ -373,7 +366,7 @@ final class Planning {
             String why = "the start of instance " + instance.id() + " asked at " + record.startedAt() + " failed: "
                     + instance.failure();
             found.add(new Plan.Found(EventKind.STOPPED_ELSEWHERE, instance.id(), why + "; the pool backs off"));
-            memory = CapacityBackoff.entered(memory, pool, now, "capacity error: " + why);
+            memory = PoolBackoff.afterRefusal(memory, pool, now, "capacity error: " + why);
             return record.stopped(now, StopKind.STOPPED_ELSEWHERE, why);
         }
         String why = "instance " + instance.id() + " was started at " + record.startedAt() + " but is listed "
@@ -401,7 +394,7 @@ final class Planning {
         found.add(new Plan.Found(EventKind.SETTLED, instance.id(), asked + ": the cloud lists it " + state
                 + (pending.stopKind() == StopKind.BOOT_FAILURE ? "; counted as a failed boot" : "")));
         if (pending.stopKind() == StopKind.BOOT_FAILURE) {
-            memory = BootFailures.counted(memory, pool, now);
+            memory = PoolBackoff.afterFailedBoot(memory, pool, now);
             if (memory.inBackoff(now)) {
                 notes.add(new Note(EventKind.BACKOFF, memory.backoffReason() + ": no instance is started until "
                         + memory.backoffUntil()));

@@ -24,10 +24,9 @@ import io.hpcscale.scaler.cloud.InstanceResults;
 import io.hpcscale.scaler.cloud.NotFoundException;
 import io.hpcscale.scaler.cloud.QuotaException;
 import io.hpcscale.scaler.cloud.ThrottledException;
-import io.hpcscale.scaler.plan.BootFailures;
 import io.hpcscale.scaler.plan.EventKind;
 import io.hpcscale.scaler.plan.Plan;
-import io.hpcscale.scaler.plan.CapacityBackoff;
+import io.hpcscale.scaler.plan.PoolBackoff;
 import io.hpcscale.scaler.plan.StopGuard;
 import io.hpcscale.scaler.pool.StopAction;
 import io.hpcscale.scaler.fixed.TargetSource;
@@ -584,7 +583,7 @@ final class Actuation {
 
     private void countFailedBoot() {
         boolean before = state.inBackoff(now);
-        state = BootFailures.counted(state, pool.config(), now);
+        state = PoolBackoff.afterFailedBoot(state, pool.config(), now);
         if (!before && state.inBackoff(now)) {
             refusal(EventKind.BACKOFF, List.of(), state.backoffReason() + ": no instance is started until "
                     + state.backoffUntil());
@@ -599,7 +598,7 @@ final class Actuation {
             return;
         }
         String kind = e instanceof QuotaException ? "quota" : "capacity";
-        state = CapacityBackoff.entered(state, pool.config(), now, kind + " error: " + e.getMessage());
+        state = PoolBackoff.afterRefusal(state, pool.config(), now, kind + " error: " + e.getMessage());
         refusal(EventKind.BACKOFF, List.of(), kind + " error, no instance is started until " + state.backoffUntil()
                 + ": " + e.getMessage());
     }
