@@ -135,8 +135,8 @@ final class FixedTargetPlanning {
         List<Instance> idle = new ArrayList<>();
         List<Instance> busy = new ArrayList<>();
         for (Instance instance : p.running) {
-            VmDocument vm = p.vmOf(instance);
-            if (vm == null || p.drained(instance) || vm.down() || (vm.offline() && !vm.offlineByHpcscale())) {
+            VmDocument vm = p.inService(instance);
+            if (vm == null || p.drained(instance)) {
                 continue;
             }
             (vm.idle() && vm.cpusUsed() == 0 ? idle : busy).add(instance);

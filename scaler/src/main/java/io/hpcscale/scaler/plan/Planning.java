@@ -181,6 +181,15 @@ final class Planning {
         return drainsByNode.containsKey(NodeNames.key(instance.nodeName()));
     }
 
+    /**
+     * The instance's node when it is in service, so that its room counts: reported, up, and not held offline by an
+     * administrator (a node hpcscale drained is in service until its drain completes); null otherwise.
+     */
+    VmDocument inService(Instance instance) {
+        VmDocument vm = vmOf(instance);
+        return vm == null || vm.down() || vm.heldByAdministrator() ? null : vm;
+    }
+
     /** The pool in whose partition the agent reports the instance's node: its own, unless it is a fallback. */
     String nodePoolOf(Instance instance) {
         VmDocument vm = vmOf(instance);
@@ -531,8 +540,8 @@ final class Planning {
         List<JobDocument> considered = s.jobs().stream().filter(this::considered).toList();
         List<Capacity> capacity = new ArrayList<>();
         for (Instance instance : running) {
-            VmDocument vm = vmOf(instance);
-            if (vm == null || vm.down() || vm.heldByAdministrator()) {
+            VmDocument vm = inService(instance);
+            if (vm == null) {
                 continue;
             }
             Kind kind = drained(instance) ? Kind.DRAINING : Kind.RUNNING;
@@ -698,11 +707,10 @@ final class Planning {
         }
         List<Candidate> candidates = new ArrayList<>();
         for (Instance instance : running) {
-            VmDocument vm = vmOf(instance);
+            VmDocument vm = inService(instance);
             // A node the scheduler cannot reach may run anything: its idle time means nothing.
-            if (vm == null || drained(instance) || vm.down()
-                    || !vm.idle() || vm.heldByAdministrator()
-                    || demand.nodesInUse().contains(vm.name()) || vm.lastBusyAt() == null) {
+            if (vm == null || drained(instance) || !vm.idle() || demand.nodesInUse().contains(vm.name())
+                    || vm.lastBusyAt() == null) {
                 continue;
             }
             Duration idle = Duration.between(vm.lastBusyAt(), now);
