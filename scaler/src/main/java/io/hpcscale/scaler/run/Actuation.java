@@ -461,21 +461,18 @@ final class Actuation {
             String reason = attempt.get(0).reason();
             unfinishedBecause.forEach((why, ids) -> event(EventKind.START, ids, reason, Outcome.unfinished(why)));
             Map<Instance, CloudException> failures = results.failed();
-            boolean allQuota = !failed.isEmpty() && failed.stream()
-                    .allMatch(f -> failures.get(f.instance()) instanceof QuotaException);
-            OptionalInt room = allQuota ? roomLeft(failed, failures) : OptionalInt.empty();
-            int fit = !allQuota || triedWhatFits ? 0
-                    : room.isPresent() ? (room.getAsInt() < failed.size() ? room.getAsInt() : 0)
-                    : failed.size() / 2;
-            if (fit > 0) {
+            Optional<QuotaRetry> retry = QuotaRetry.after(failed.stream().map(f -> failures.get(f.instance()))
+                    .toList(), triedWhatFits);
+            if (retry.isPresent()) {
+                int fit = retry.get().count();
                 List<Plan.Start> smaller = failed.subList(0, fit);
                 List<Plan.Start> dropped = failed.subList(fit, failed.size());
                 settle(dropped.stream().map(Plan.Start::instance).toList());
                 event(EventKind.START, dropped.stream().map(s -> s.instance().id()).toList(),
-                        dropped.get(0).reason(), Outcome.failed("quota; retrying with " + (room.isPresent()
+                        dropped.get(0).reason(), Outcome.failed("quota; retrying with " + (retry.get().whatFits()
                                 ? "the " + smaller.size() + " that fit" : smaller.size() + " instances")));
                 attempt = new ArrayList<>(smaller);
-                triedWhatFits = room.isPresent();
+                triedWhatFits = retry.get().whatFits();
                 continue;
             }
             for (Plan.Start start : failed) {
@@ -491,12 +488,6 @@ final class Actuation {
             }
             return;
         }
-    }
-
-    /** The instances the quota still has room for, when the cloud said so. */
-    private static OptionalInt roomLeft(List<Plan.Start> refused, Map<Instance, CloudException> failures) {
-        return refused.stream().map(f -> ((QuotaException) failures.get(f.instance())).instancesThatFit())
-                .filter(OptionalInt::isPresent).mapToInt(OptionalInt::getAsInt).min();
     }
 
     private void started(Plan.Start start) {
