@@ -153,6 +153,7 @@ public final class SimulatedCluster {
     /** The agent's process is killed and started again: all it knew in memory is gone, the store keeps the rest. */
     public void restartAgent() {
         agent = newAgent();
+        scheduler.agentRestarted();
     }
 
     /** The first scaler's process is killed and started again on its host: all it knew in memory is gone. */

@@ -26,6 +26,7 @@ import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BiPredicate;
 
 /**
  * A batch scheduler in memory, run by the same agent framework as PBS and Slurm. It knows one node per instance of
@@ -122,6 +123,8 @@ public final class SimulatedScheduler implements SchedulerAdapter {
     /** Nodes show state-unknown,down until then, after a restart. */
     private Instant nodesUnknownUntil = Instant.MIN;
     private final List<Listener> listeners = new CopyOnWriteArrayList<>();
+    /** Whether hpcscale's store records an administrator's mark on (pool, node): {@link #judgeByTheStore}. */
+    private BiPredicate<String, String> markRecorded = (pool, node) -> true;
 
     /**
      * @param queueByPool the queue each served pool's jobs are submitted to, by pool name
@@ -298,6 +301,22 @@ public final class SimulatedScheduler implements SchedulerAdapter {
         node.comment = offline ? "maintenance: disk failing" : null;
     }
 
+    /**
+     * How the checks learn what hpcscale's store records of an administrator's mark. A scaler plans from the store,
+     * not from the scheduler: a mark the agent read but could not write (the store was down) is one no scaler can
+     * know of, so starting or stopping that node's instance then is no violation; nor, once the agent has been
+     * restarted, is an agent's claim on a node whose mark it read but never recorded. Without this every mark read
+     * counts as known.
+     */
+    public synchronized void judgeByTheStore(BiPredicate<String, String> recorded) {
+        markRecorded = recorded;
+    }
+
+    /** The agent's process was restarted: a mark it read and the store does not record is no longer known. */
+    public synchronized void agentRestarted() {
+        nodes.values().forEach(n -> n.administratorMarkRead &= markRecorded.test(n.pool, n.name));
+    }
+
     /** Whether an administrator holds the node offline. */
     public synchronized boolean heldByAdministrator(String name) {
         Node node = nodes.get(name);
@@ -420,7 +439,8 @@ public final class SimulatedScheduler implements SchedulerAdapter {
             if (node == null) {
                 return;
             }
-            if (node.administratorMarkRead && !evicted && instance.state().active() != from.active()) {
+            if (node.administratorMarkRead && markRecorded.test(node.pool, node.name) && !evicted
+                    && instance.state().active() != from.active()) {
                 String message = "instance " + instance.id() + " was " + (instance.state().active() ? "started"
                         : "stopped") + " while an administrator held node " + node.name + " offline";
                 violations.add(message);

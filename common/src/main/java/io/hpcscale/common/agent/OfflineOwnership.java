@@ -4,6 +4,7 @@ import io.hpcscale.common.logging.OncePerKey;
 import io.hpcscale.common.model.DrainDocument;
 import io.hpcscale.common.model.VmDocument;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -21,12 +22,20 @@ import org.slf4j.LoggerFactory;
  * service without that echo was taken offline by someone else (an administrator who did so just before the restart
  * left no comment to tell). Without evidence the mark is someone else's: hpcscale never takes ownership of a
  * mark that may not be its own. What the drain request decides is what follows: a drained node is marked again, a
- * node no longer drained is returned to service.
+ * node no longer drained is returned to service. And what this agent last read outranks the store: a mark it read
+ * as someone else's stays theirs, though the write that would have recorded it failed and the store still shows the
+ * node as hpcscale's (the soak found an administrator's node taken back that way after a restart).
  */
 final class OfflineOwnership {
     private static final Logger log = LoggerFactory.getLogger(OfflineOwnership.class);
 
     private final OncePerKey reported = new OncePerKey();
+    /**
+     * Each node's mark as this agent last read it. An administrator's mark read here is the administrator's even
+     * when the write that would have recorded it failed (the store was down) and a restart then erased it: the
+     * store's evidence predates it, and would make the node hpcscale's.
+     */
+    private final Map<String, OfflineMark> lastRead = new HashMap<>();
 
     /**
      * @param snapshot hpcscale's own marks and others' unchanged; the unmarked attributed
@@ -42,6 +51,7 @@ final class OfflineOwnership {
             Map<String, VmDocument> previousByName) {
         if (snapshot.nodes().stream().noneMatch(n -> n.offline() == OfflineMark.UNMARKED)) {
             reported.endRound();
+            remember(snapshot.nodes());
             return new Resolved(snapshot, Set.of());
         }
         List<SchedulerNode> nodes = new ArrayList<>(snapshot.nodes().size());
@@ -53,11 +63,13 @@ final class OfflineOwnership {
             }
             VmDocument previous = previousByName.get(node.name());
             DrainDocument drain = drainsByNode.get(node.name());
-            if (!ours(previous, drain)) {
+            boolean readAsOthers = lastRead.get(node.name()) == OfflineMark.OTHER;
+            if (readAsOthers || !ours(previous, drain)) {
                 if (reported.first("other:" + node.name())) {
-                    log.info("node={} is offline with no comment or reason, and nothing in the store shows that "
-                            + "hpcscale took it offline: it is treated as an administrator's, and left alone",
-                            node.name());
+                    log.info("node={} is offline with no comment or reason, and {}: it is treated as an "
+                            + "administrator's, and left alone", node.name(), readAsOthers
+                                    ? "this agent's last read showed someone else's mark on it"
+                                    : "nothing in the store shows that hpcscale took it offline");
                 }
                 nodes.add(node.withOffline(OfflineMark.OTHER));
                 continue;
@@ -71,8 +83,14 @@ final class OfflineOwnership {
             restored.add(node.name());
         }
         reported.endRound();
+        remember(nodes);
         return new Resolved(new SchedulerSnapshot(snapshot.jobs(), nodes, snapshot.unreadableJobIds(),
                 snapshot.unreadableNodes()), restored);
+    }
+
+    private void remember(List<SchedulerNode> nodes) {
+        lastRead.clear();
+        nodes.forEach(node -> lastRead.put(node.name(), node.offline()));
     }
 
     private static boolean ours(VmDocument previous, DrainDocument drain) {

@@ -184,6 +184,48 @@ class AgentOccupancyAndMarksTest {
         assertTrue(vm("n1").heldByAdministrator());
     }
 
+    /**
+     * The soak's seed 1424: an administrator takes over a node hpcscale had drained; the agent reads the
+     * administrator's mark but the store is down, so the store still says hpcscale's; a server restart then drops the
+     * comment. What the agent read outranks the store's older evidence.
+     */
+    @Test
+    void anAdministratorsMarkReadButNeverRecordedStaysTheAdministratorsWhenARestartDropsIt() throws Exception {
+        boolean[] storeDown = new boolean[1];
+        DocumentStore flaky = new DocumentStore(new ForwardingClusterLoadStore(new InMemoryClusterLoadStore(clock)) {
+            @Override
+            public void upsertAll(Collection<ObjectNode> documents) {
+                if (storeDown[0]) {
+                    throw new StoreException("simulated store unreachable");
+                }
+                super.upsertAll(documents);
+            }
+        });
+        Agent head = new Agent(scheduler, flaky, pools, "head", "test");
+        scheduler.putNode(freeNode("n1", "batch", 16));
+        flaky.upsert(List.of(DrainDocument.request("batch", "n1", "idle 5m", clock.instant()),
+                new ChangeMarkerDocument(ChangeMarkerDocument.DRAINS, clock.instant())));
+        clock.advance(Duration.ofSeconds(120));
+        head.runOnce(clock.instant());
+        assertTrue(flaky.read(new DocumentKey("batch", "n1"), VmDocument.class).orElseThrow().document()
+                .offlineByHpcscale(), "drained by hpcscale");
+
+        scheduler.putNode(withMark(scheduler.node("n1"), OfflineMark.OTHER));
+        storeDown[0] = true;
+        clock.advance(Duration.ofSeconds(120));
+        assertFalse(head.runOnce(clock.instant()).succeeded(), "the administrator's mark was read, not recorded");
+        storeDown[0] = false;
+        scheduler.putNode(withMark(scheduler.node("n1"), OfflineMark.UNMARKED));
+        int commands = scheduler.commands().size();
+        clock.advance(Duration.ofSeconds(120));
+        CycleReport report = head.runOnce(clock.instant());
+
+        assertEquals(List.of(), report.takenOffline(), "not marked again as hpcscale's");
+        assertEquals(commands, scheduler.commands().size(), "no command on the administrator's node");
+        assertTrue(flaky.read(new DocumentKey("batch", "n1"), VmDocument.class).orElseThrow().document()
+                .heldByAdministrator());
+    }
+
     @Test
     void anUnmarkedOfflineNodeWithNoEvidenceIsNeverTakenForHpcscales() throws Exception {
         scheduler.putNode(withMark(freeNode("n1", "batch", 16), OfflineMark.UNMARKED));

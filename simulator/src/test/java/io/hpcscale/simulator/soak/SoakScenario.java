@@ -3,6 +3,9 @@ package io.hpcscale.simulator.soak;
 import io.hpcscale.common.agent.SchedulerNode;
 import io.hpcscale.common.agent.SchedulerReadException;
 import io.hpcscale.common.config.Durations;
+import io.hpcscale.common.model.DocumentKey;
+import io.hpcscale.common.model.VmDocument;
+import io.hpcscale.common.store.DocumentStore;
 import io.hpcscale.common.store.InMemoryClusterLoadStore;
 import io.hpcscale.common.time.SettableClock;
 import io.hpcscale.scaler.cloud.Instance;
@@ -84,9 +87,14 @@ final class SoakScenario {
         }
         // A scale set smaller than the pool's max makes the scaler create instances, not only start them.
         int scaleSetSize = 3 + random.nextInt(6);
-        this.cluster = new SimulatedCluster(clock, new FaultyStore(new InMemoryClusterLoadStore(clock), faults),
+        InMemoryClusterLoadStore store = new InMemoryClusterLoadStore(clock);
+        this.cluster = new SimulatedCluster(clock, new FaultyStore(store, faults),
                 new SimulatedCluster.Spec(pools, scaleSetSize, () -> Duration.ofSeconds(30 + random.nextInt(120)),
                         Duration.ofMinutes(6), Duration.ofDays(1)));
+        // Read past the faults, so that the check draws nothing from them and changes no history.
+        DocumentStore recorded = new DocumentStore(store);
+        cluster.scheduler().judgeByTheStore((pool, node) -> recorded.read(new DocumentKey(pool, node),
+                VmDocument.class).map(vm -> vm.document().heldByAdministrator()).orElse(false));
         this.audit = new ActionAudit(cluster.cloud(), clock);
         this.forgotten = new ForgottenWatch(cluster.cloud(), pools.stream().collect(Collectors.toMap(
                 PoolConfig::name, PoolConfig::bootTimeout)), FORGOTTEN_AFTER_CALM);
