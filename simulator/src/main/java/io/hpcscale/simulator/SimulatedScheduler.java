@@ -65,6 +65,8 @@ public final class SimulatedScheduler implements SchedulerAdapter {
          * to a server restart before any read is one only the administrator knew of.
          */
         boolean administratorMarkRead;
+        /** hpcscale's store has recorded the administrator's mark since it was set: a scaler could know of it. */
+        boolean administratorMarkRecorded;
         String job;
 
         Node(String name, String pool, String queue) {
@@ -297,6 +299,7 @@ public final class SimulatedScheduler implements SchedulerAdapter {
         }
         node.heldByAdministrator = offline;
         node.administratorMarkRead = false;
+        node.administratorMarkRecorded = false;
         node.offline = offline;
         node.comment = offline ? "maintenance: disk failing" : null;
     }
@@ -312,9 +315,18 @@ public final class SimulatedScheduler implements SchedulerAdapter {
         markRecorded = recorded;
     }
 
-    /** The agent's process was restarted: a mark it read and the store does not record is no longer known. */
+    /** The agent's process was restarted: a mark it read and the store never recorded is no longer known. */
     public synchronized void agentRestarted() {
-        nodes.values().forEach(n -> n.administratorMarkRead &= markRecorded.test(n.pool, n.name));
+        nodes.values().forEach(n -> n.administratorMarkRead &= recorded(n));
+    }
+
+    /**
+     * Whether the store has recorded the node's administrator's mark since it was set, looked at now: once recorded,
+     * a later document that lost it (an agent's mistake) does not excuse acting on the node.
+     */
+    private boolean recorded(Node node) {
+        node.administratorMarkRecorded |= node.heldByAdministrator && markRecorded.test(node.pool, node.name);
+        return node.administratorMarkRecorded;
     }
 
     /** Whether an administrator holds the node offline. */
@@ -342,6 +354,7 @@ public final class SimulatedScheduler implements SchedulerAdapter {
         for (Node node : nodes.values()) {
             node.administratorMarkRead |= node.heldByAdministrator && node.comment != null
                     && !OfflineMarker.isOurs(node.comment);
+            recorded(node);
             Running r = node.job == null ? null : running.get(node.job);
             boolean listed = r != null && r.listed();
             String state = (!node.up ? "down" : unknown ? "state-unknown,down" : listed ? "job-busy" : "free")
@@ -439,7 +452,7 @@ public final class SimulatedScheduler implements SchedulerAdapter {
             if (node == null) {
                 return;
             }
-            if (node.administratorMarkRead && markRecorded.test(node.pool, node.name) && !evicted
+            if (node.administratorMarkRead && recorded(node) && !evicted
                     && instance.state().active() != from.active()) {
                 String message = "instance " + instance.id() + " was " + (instance.state().active() ? "started"
                         : "stopped") + " while an administrator held node " + node.name + " offline";

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.ZoneOffset;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -31,6 +32,7 @@ class SlurmAdapterContractTest extends SchedulerAdapterContract {
 
     private static RealSlurm slurm;
     private static Path squeue;
+    private String heldJob;
     private final SchedulerAdapter adapter = new SlurmAdapter(new ZtExecCommandRunner(), new SlurmCommands(
             squeue.toString(), "sinfo", "scontrol", "sdiag", slurm.slurmConf().toString(), LIMITS),
             SlurmAdapter.Format.JSON, ZoneOffset.UTC);
@@ -47,8 +49,10 @@ class SlurmAdapterContractTest extends SchedulerAdapterContract {
                 use strict;
                 use warnings;
                 use JSON::PP;
-                my $out = qx{squeue @{[map { quotemeta } @ARGV]}};
-                exit($? >> 8) if $? != 0;
+                open(my $squeue, '-|', 'squeue', @ARGV) or die "squeue: $!";
+                my $out = do { local $/; <$squeue> };
+                close($squeue);
+                exit($? >> 8 || 1) if $? != 0;
                 if (-e '%s' && grep { $_ eq '--json' } @ARGV) {
                     my $json = JSON::PP->new->canonical;
                     my $doc = $json->decode($out);
@@ -67,10 +71,13 @@ class SlurmAdapterContractTest extends SchedulerAdapterContract {
         }
     }
 
-    /** Each test begins with the node in service and the real squeue's output alone. */
+    /** Each test begins with the node in service, no job of ours, and the real squeue's output alone. */
     @AfterEach
     void backInService() throws IOException, InterruptedException {
         Files.deleteIfExists(dir.resolve("broken"));
+        if (heldJob != null) {
+            slurm.scancel(List.of(heldJob));
+        }
         if (slurm.node(NODE).path("reason").asText().isEmpty()) {
             return;
         }
@@ -95,7 +102,7 @@ class SlurmAdapterContractTest extends SchedulerAdapterContract {
     /** A held job (so that it takes no node), and the entry squeue's stand-in adds. */
     @Override
     protected String listAnUnreadableJob() throws Exception {
-        slurm.sbatch("--hold", "--wrap", "sleep 600");
+        heldJob = slurm.sbatch("--hold", "--wrap", "sleep 600");
         Files.writeString(dir.resolve("broken"), "");
         return "999999";
     }

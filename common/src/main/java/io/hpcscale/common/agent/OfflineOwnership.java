@@ -31,11 +31,12 @@ final class OfflineOwnership {
 
     private final OncePerKey reported = new OncePerKey();
     /**
-     * Each node's mark as this agent last read it. An administrator's mark read here is the administrator's even
-     * when the write that would have recorded it failed (the store was down) and a restart then erased it: the
-     * store's evidence predates it, and would make the node hpcscale's.
+     * Each node's mark as this agent last read it from the scheduler, never as it was inferred. An administrator's
+     * mark read here is the administrator's even when the write that would have recorded it failed (the store was
+     * down) and a restart then erased it: the store's evidence predates it, and would make the node hpcscale's. It
+     * stays pinned while the node shows no mark; a mark read again replaces it.
      */
-    private final Map<String, OfflineMark> lastRead = new HashMap<>();
+    private Map<String, OfflineMark> lastRead = new HashMap<>();
 
     /**
      * @param snapshot hpcscale's own marks and others' unchanged; the unmarked attributed
@@ -49,9 +50,9 @@ final class OfflineOwnership {
      */
     Resolved resolve(SchedulerSnapshot snapshot, Map<String, DrainDocument> drainsByNode,
             Map<String, VmDocument> previousByName) {
+        remember(snapshot);
         if (snapshot.nodes().stream().noneMatch(n -> n.offline() == OfflineMark.UNMARKED)) {
             reported.endRound();
-            remember(snapshot.nodes());
             return new Resolved(snapshot, Set.of());
         }
         List<SchedulerNode> nodes = new ArrayList<>(snapshot.nodes().size());
@@ -83,14 +84,20 @@ final class OfflineOwnership {
             restored.add(node.name());
         }
         reported.endRound();
-        remember(nodes);
         return new Resolved(new SchedulerSnapshot(snapshot.jobs(), nodes, snapshot.unreadableJobIds(),
                 snapshot.unreadableNodes()), restored);
     }
 
-    private void remember(List<SchedulerNode> nodes) {
-        lastRead.clear();
-        nodes.forEach(node -> lastRead.put(node.name(), node.offline()));
+    /** The marks as read; an administrator's mark erased since stays pinned, and an unreadable node keeps its own. */
+    private void remember(SchedulerSnapshot read) {
+        Map<String, OfflineMark> next = new HashMap<>();
+        for (SchedulerNode node : read.nodes()) {
+            boolean erased = node.offline() == OfflineMark.UNMARKED && lastRead.get(node.name()) == OfflineMark.OTHER;
+            next.put(node.name(), erased ? OfflineMark.OTHER : node.offline());
+        }
+        read.unreadableNodes().stream().filter(lastRead::containsKey)
+                .forEach(name -> next.put(name, lastRead.get(name)));
+        lastRead = next;
     }
 
     private static boolean ours(VmDocument previous, DrainDocument drain) {

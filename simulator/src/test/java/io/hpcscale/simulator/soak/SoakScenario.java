@@ -3,6 +3,7 @@ package io.hpcscale.simulator.soak;
 import io.hpcscale.common.agent.SchedulerNode;
 import io.hpcscale.common.agent.SchedulerReadException;
 import io.hpcscale.common.config.Durations;
+import io.hpcscale.common.model.CosmosIds;
 import io.hpcscale.common.model.DocumentKey;
 import io.hpcscale.common.model.VmDocument;
 import io.hpcscale.common.store.DocumentStore;
@@ -93,8 +94,9 @@ final class SoakScenario {
                         Duration.ofMinutes(6), Duration.ofDays(1)));
         // Read past the faults, so that the check draws nothing from them and changes no history.
         DocumentStore recorded = new DocumentStore(store);
-        cluster.scheduler().judgeByTheStore((pool, node) -> recorded.read(new DocumentKey(pool, node),
-                VmDocument.class).map(vm -> vm.document().heldByAdministrator()).orElse(false));
+        cluster.scheduler().judgeByTheStore((pool, node) -> recorded.read(new DocumentKey(pool,
+                CosmosIds.encode(node)), VmDocument.class).map(vm -> vm.document().heldByAdministrator())
+                .orElse(false));
         this.audit = new ActionAudit(cluster.cloud(), clock);
         this.forgotten = new ForgottenWatch(cluster.cloud(), pools.stream().collect(Collectors.toMap(
                 PoolConfig::name, PoolConfig::bootTimeout)), FORGOTTEN_AFTER_CALM);
