@@ -96,7 +96,7 @@ public record CosmosAccount(List<String> writeRegions, boolean multipleWriteLoca
             HttpResponse<String> response = Http.CLIENT.send(request, HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() != 200) {
                 throw new StoreException(settings.describe() + ": reading the account's settings answered "
-                        + response.statusCode() + " (" + firstLine(response.body()) + ")"
+                        + response.statusCode() + " (" + CosmosClusterLoadStore.firstLine(response.body()) + ")"
                         + (response.statusCode() == 401 || response.statusCode() == 403 ? ": this identity may not "
                         + "read the account's metadata, which both built-in data roles include" : ""));
             }
@@ -120,19 +120,11 @@ public record CosmosAccount(List<String> writeRegions, boolean multipleWriteLoca
             return credential.getTokenSync(new TokenRequestContext().addScopes(accountScope)).getToken();
         } catch (RuntimeException e) {
             if (e.getMessage() == null || !e.getMessage().contains("AADSTS500011")) {
-                throw new StoreException("no Entra ID token for " + accountScope + ": " + firstLine(e.getMessage()),
-                        e);
+                throw new StoreException("no Entra ID token for " + accountScope + ": "
+                        + CosmosClusterLoadStore.firstLine(e.getMessage()), e);
             }
             return credential.getTokenSync(new TokenRequestContext().addScopes(SERVICE_SCOPE)).getToken();
         }
-    }
-
-    private static String firstLine(String text) {
-        if (text == null || text.isBlank()) {
-            return "no message";
-        }
-        String line = text.strip().lines().findFirst().orElse("");
-        return line.length() > 200 ? line.substring(0, 200) + "..." : line;
     }
 
     static CosmosAccount parse(JsonNode account) {

@@ -646,7 +646,8 @@ public final class CosmosClusterLoadStore implements ClusterLoadStore {
         }
     }
 
-    private static String firstLine(String message) {
+    /** The first line of a message, at most 300 characters: what the service said, fit for one log line. */
+    static String firstLine(String message) {
         if (message == null) {
             return "";
         }
