@@ -1,27 +1,36 @@
 package io.hpcscale.scaler.plan;
 
+import io.hpcscale.common.config.Durations;
+import io.hpcscale.common.model.JobDocument;
+import io.hpcscale.common.model.ScalerStateDocument;
 import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 
 /**
- * Decides what to do for one pool: a pure function of the pool's state, with no I/O and no clock of its own.
+ * Decides what to do for one pool: a pure function of the pool's state, with no I/O and no clock of its own. It
+ * composes the decisions, each in its own file, in this order:
  *
- * <ul>
+ * <ol>
  *   <li>Nothing is done to a pool whose instances could not be listed: unknown is never zero.</li>
- *   <li>What the scaler remembers (its state document) is first brought up to date with the listing: an action an
- *       earlier scaler had asked for is settled by what the cloud now shows, instances found active are recorded,
- *       boots whose node reported end.</li>
+ *   <li>{@link PoolObservation}: what the scaler remembers (its state document) is brought up to date with the
+ *       listing: an action an earlier scaler had asked for is settled, instances found active are recorded,
+ *       evictions and failed provisioning counted; {@link InstanceSorting} sorts the instances into the
+ *       {@link PoolView} that every decision reads (boots whose node reported end there).</li>
  *   <li>A pool whose agent has not read the scheduler for {@code staleAfter} is frozen: no drain, no stop, no
  *       boot timeout, and no start beyond its min.</li>
- *   <li>Scale-up: queued jobs are packed onto free, booting and drained capacity and new nodes; stopped instances
- *       start before new ones are created; min, max, backoff and the per-cycle step limit bound it.</li>
- *   <li>Scale-down: a node free for the idle timeout and not needed by queued jobs is asked to drain; its instance
- *       is stopped only when {@link StopGuard} allows it.</li>
- *   <li>An instance whose node has not reported within the boot timeout is stopped; the failed boot is counted once
- *       the stop is done, and enough failures in a row put the pool in backoff.</li>
- *   <li>A pool of {@code target = fixed} keeps the count it is given instead ({@link FixedTargetPlanning}).</li>
- *   <li>Spot evictions found in too many cycles within a window put the pool in backoff.</li>
- * </ul>
+ *   <li>{@link NodeRemoval}: nodes that asked for their instance to be removed.</li>
+ *   <li>{@link NodesWithoutInstance} (a note) and {@link BootTimeout}: an instance whose node has not reported
+ *       within the boot timeout is stopped; the failed boot is counted once the stop is done, and enough failures in
+ *       a row put the pool in backoff. What it stops counts for nothing from then on.</li>
+ *   <li>A pool of {@code target = fixed} keeps the count it is given instead ({@link KeepFixedTarget}); a pool
+ *       whose scheduler powers its nodes follows its requests ({@link SchedulerPowerRequests}).</li>
+ *   <li>{@link ScaleUp}: queued jobs are packed onto free, booting and drained capacity and new nodes
+ *       ({@link PoolDemand}); stopped instances start before new ones are created ({@link Growth}).</li>
+ *   <li>{@link DrainCompletion}, then {@link IdleDrain}: a node free for the idle timeout and not needed by queued
+ *       jobs is asked to drain; its instance is stopped only when {@link StopGuard} allows it.</li>
+ * </ol>
  */
 public final class Planner {
     private final Duration staleAfter;
@@ -31,7 +40,36 @@ public final class Planner {
     }
 
     public PlanResult plan(PoolState state) {
-        return new Planning(state, staleAfter).run();
+        PlanDraft draft = new PlanDraft();
+        if (!state.instances().known()) {
+            draft.note(EventKind.INSTANCES_UNKNOWN, "the instance list is unknown ("
+                    + state.instances().unknownBecause() + "): nothing is started, drained or stopped");
+            return result(state, state.state(), draft, Demand.none(), Set.of());
+        }
+        boolean fresh = PoolView.fresh(state, staleAfter);
+        if (!fresh && !PoolView.agentless(state)) {
+            draft.note(EventKind.STALE, state.agentReadAt() == null
+                    ? "no agent has reported this pool yet: nothing is drained or stopped, nor started beyond min"
+                    : "the agent last read the scheduler at " + state.agentReadAt() + ", more than "
+                            + Durations.format(staleAfter) + " ago: nothing is drained or stopped, nor started "
+                            + "beyond min, until it reports again");
+        }
+        PoolView view = InstanceSorting.sort(state, PoolObservation.settle(state, draft), fresh, draft);
+        decideAll(view, draft, fresh ? List.of(new NodeRemoval(), new NodesWithoutInstance(), new BootTimeout())
+                : List.of(new NodeRemoval()));
+        view = view.without(draft.stopped());
+        if (state.pool().fixed()) {
+            decideAll(view, draft, List.of(new KeepFixedTarget()));
+            return result(view, draft, Demand.none());
+        }
+        if (state.pool().slurmPowerSaving()) {
+            decideAll(view, draft, List.of(new SchedulerPowerRequests()));
+            return result(view, draft, Demand.none());
+        }
+        Demand demand = fresh ? PoolDemand.read(view, PoolDemand.newNodesAllowed(view), draft) : Demand.none();
+        decideAll(view, draft, fresh ? List.of(new ScaleUp(demand), new DrainCompletion(demand), new IdleDrain(demand))
+                : List.of(new ScaleUp(demand), new VanishedDrains()));
+        return result(view, draft, demand);
     }
 
     /**
@@ -40,6 +78,42 @@ public final class Planner {
      * starts a node. Empty when the pool's instances or its agent's read are not known.
      */
     public Set<String> fitOnExisting(PoolState state) {
-        return new Planning(state, staleAfter).fitOnExisting();
+        if (!state.instances().known() || !PoolView.fresh(state, staleAfter)) {
+            return Set.of();
+        }
+        PlanDraft unused = new PlanDraft();
+        PoolView view = InstanceSorting.sort(state, PoolObservation.settle(state, unused), true, unused);
+        return PoolDemand.read(view, 0).placedOnExisting();
+    }
+
+    private static void decideAll(PoolView view, PlanDraft draft, List<Decision> decisions) {
+        decisions.forEach(decision -> decision.decide(view, draft));
+    }
+
+    private static PlanResult result(PoolView view, PlanDraft draft, Demand demand) {
+        return result(view.state(), view.memory(), draft, demand, passedOn(view, demand));
+    }
+
+    private static PlanResult result(PoolState state, ScalerStateDocument memory, PlanDraft draft, Demand demand,
+            Set<String> passedOn) {
+        return new PlanResult(new Plan(state.pool().name(), draft.actions(), draft.notes(), draft.foundList(),
+                PoolView.considered(state).size(), state.instances().unknownBecause(), demand, passedOn), memory);
+    }
+
+    /**
+     * The jobs the next pool of the group should take: those this pool cannot place, and, while it is in backoff,
+     * those that need new nodes. Nothing is passed on when the pool's agent's read is not known fresh: not knowing
+     * is no reason to start nodes elsewhere.
+     */
+    private static Set<String> passedOn(PoolView view, Demand demand) {
+        if (view.state().fallback() == null || !view.fresh()) {
+            return Set.of();
+        }
+        Set<String> passed = new HashSet<>(demand.notPlaced());
+        if (view.memory().inBackoff(view.now())) {
+            view.consideredJobs().stream().map(JobDocument::schedulerId)
+                    .filter(id -> !demand.placedOnExisting().contains(id)).forEach(passed::add);
+        }
+        return passed;
     }
 }

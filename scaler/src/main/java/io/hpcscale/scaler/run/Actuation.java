@@ -111,12 +111,16 @@ final class Actuation {
         lowerCounts();
         answerRemovals();
         List<Plan.Stop> stops = verifiedStops();
-        boolean cloudWork = !stops.isEmpty() || !plan.starts().isEmpty() || plan.create() != null;
-        if (cloudWork && gateClosed(stops)) {
+        List<Plan.Action> cloudWork = new ArrayList<>(stops);
+        cloudWork.addAll(plan.starts());
+        if (plan.create() != null) {
+            cloudWork.add(plan.create());
+        }
+        if (!cloudWork.isEmpty() && gateClosed(cloudWork)) {
             commit();
             return recorded;
         }
-        if (cloudWork && !writeIntents(stops)) {
+        if (!cloudWork.isEmpty() && !writeIntents(stops, cloudWork)) {
             markDrainsChanged();
             return recorded;
         }
@@ -137,36 +141,21 @@ final class Actuation {
     }
 
     private void logDryRun() {
-        plan.cancels().forEach(c -> event(EventKind.CANCEL_DRAIN, List.of(c.node()), c.reason(), Outcome.DRY_RUN));
-        plan.drains().forEach(d -> event(EventKind.DRAIN, List.of(d.node()), d.reason(),
-                Outcome.DRY_RUN));
-        plan.stops().forEach(st -> event(st.event(), List.of(st.instance().id()), st.reason(), Outcome.DRY_RUN));
-        plan.starts().forEach(st -> event(EventKind.START, List.of(st.instance().id()), st.reason(),
-                Outcome.DRY_RUN));
-        plan.acceptances().forEach(a -> event(EventKind.REMOVAL_ACCEPTED, List.of(a.instance()),
-                "asked by " + a.message().request().requestedBy(), Outcome.DRY_RUN));
-        plan.removals().forEach(r -> event(EventKind.REMOVE, List.of(r.instance().id()), r.reason(),
-                Outcome.DRY_RUN));
-        plan.powerDone().forEach(p -> event(EventKind.POWER_REQUEST_DONE, List.of(p.node()), p.reason(),
-                Outcome.DRY_RUN));
-        if (plan.create() != null) {
-            event(EventKind.CREATE, List.of(), plan.create().count() + " instances: " + plan.create().reason(),
-                    Outcome.DRY_RUN);
-        }
+        plan.actions().forEach(action -> event(action, Outcome.DRY_RUN));
     }
 
     private void cancelDrains() {
         for (Plan.CancelDrain cancel : plan.cancels()) {
             Outcome outcome = storeWrite(() -> store.delete(List.of(drainKey(cancel.node()))));
             drainsChanged |= outcome.ok();
-            event(EventKind.CANCEL_DRAIN, List.of(cancel.node()), cancel.reason(), outcome);
+            event(cancel, outcome);
         }
     }
 
     private void forgetDonePowerRequests() {
         for (Plan.PowerDone done : plan.powerDone()) {
             Outcome outcome = storeWrite(() -> store.delete(List.of(powerKey(done.node()))));
-            event(EventKind.POWER_REQUEST_DONE, List.of(done.node()), done.reason(), outcome);
+            event(done, outcome);
         }
     }
 
@@ -176,7 +165,7 @@ final class Actuation {
             Outcome outcome = storeWrite(() -> store.upsert(List.of(
                     DrainDocument.request(pool.name(), node, drain.reason(), now))));
             drainsChanged |= outcome.ok();
-            event(EventKind.DRAIN, List.of(node), drain.reason(), outcome);
+            event(drain, outcome);
         }
     }
 
@@ -188,7 +177,7 @@ final class Actuation {
         for (Plan.Stop stop : planned) {
             Optional<String> refusal = recheck(stop);
             if (refusal.isPresent()) {
-                event(stop.event(), List.of(stop.instance().id()), stop.reason(), Outcome.refused(refusal.get()));
+                event(stop, Outcome.refused(refusal.get()));
             } else {
                 verified.add(stop);
             }
@@ -213,23 +202,17 @@ final class Actuation {
     }
 
     /** No call begins once the scaler shuts down or has lost its lease; the planned calls are recorded as refused. */
-    private boolean gateClosed(List<Plan.Stop> stops) {
+    private boolean gateClosed(List<Plan.Action> cloudWork) {
         String closed = context.gate().closedBecause();
         if (closed == null) {
             return false;
         }
-        Outcome refused = Outcome.refused(closed);
-        stops.forEach(st -> event(st.event(), List.of(st.instance().id()), st.reason(), refused));
-        plan.starts().forEach(st -> event(EventKind.START, List.of(st.instance().id()), st.reason(), refused));
-        if (plan.create() != null) {
-            event(EventKind.CREATE, List.of(), plan.create().count() + " instances: " + plan.create().reason(),
-                    refused);
-        }
+        cloudWork.forEach(action -> event(action, Outcome.refused(closed)));
         return true;
     }
 
     /** Writes the calls about to be made as pending; if that fails, none is made. */
-    private boolean writeIntents(List<Plan.Stop> stops) {
+    private boolean writeIntents(List<Plan.Stop> stops, List<Plan.Action> cloudWork) {
         ScalerStateDocument intended = state;
         for (Plan.Stop stop : stops) {
             intended = intended.withInstance(stop.instance().id(), record(intended, stop.instance())
@@ -248,12 +231,7 @@ final class Actuation {
             state = intended;
             return true;
         }
-        Outcome failed = Outcome.failed("not attempted: " + failure);
-        stops.forEach(st -> event(st.event(), List.of(st.instance().id()), st.reason(), failed));
-        plan.starts().forEach(st -> event(EventKind.START, List.of(st.instance().id()), st.reason(), failed));
-        if (plan.create() != null) {
-            event(EventKind.CREATE, List.of(), plan.create().reason(), failed);
-        }
+        cloudWork.forEach(action -> event(action, Outcome.failed("not attempted: " + failure)));
         return false;
     }
 
@@ -321,14 +299,11 @@ final class Actuation {
         }
         String failure = save(accepted);
         for (Plan.Acceptance acceptance : plan.acceptances()) {
-            String reason = "asked by " + acceptance.message().request().requestedBy() + " at "
-                    + acceptance.message().request().requestedAt();
             if (failure == null) {
                 context.removals().done(acceptance.message());
-                event(EventKind.REMOVAL_ACCEPTED, List.of(acceptance.instance()), reason, Outcome.OK);
+                event(acceptance, Outcome.OK);
             } else {
-                event(EventKind.REMOVAL_ACCEPTED, List.of(acceptance.instance()), reason,
-                        Outcome.failed("not taken on: " + failure + "; its message comes back"));
+                event(acceptance, Outcome.failed("not taken on: " + failure + "; its message comes back"));
             }
         }
         if (failure == null) {
@@ -407,7 +382,7 @@ final class Actuation {
             if (answer.setAside()) {
                 context.removals().setAside(answer.message(), pool.name(), answer.reason(), now, context.events());
             } else {
-                event(answer.kind(), List.of(answer.message().request().vmName()), answer.reason(), Outcome.OK);
+                event(answer, Outcome.OK);
                 context.removals().done(answer.message());
             }
         }
@@ -649,6 +624,10 @@ final class Actuation {
 
     private static InstanceRecord record(ScalerStateDocument state, Instance instance) {
         return state.instance(instance.id()).orElse(InstanceRecord.blank());
+    }
+
+    private void event(Plan.Action action, Outcome outcome) {
+        event(action.event(), action.subjects(), action.description(), outcome);
     }
 
     private void event(EventKind kind, List<String> instances, String reason, Outcome outcome) {

@@ -18,7 +18,7 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-class FixedTargetPlanningTest {
+class KeepFixedTargetTest {
 
     private static List<String> started(Plan plan) {
         return plan.starts().stream().map(s -> s.instance().id()).toList();

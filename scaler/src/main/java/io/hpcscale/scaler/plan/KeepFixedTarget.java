@@ -8,7 +8,6 @@ import io.hpcscale.common.model.VmDocument;
 import io.hpcscale.scaler.cloud.Instance;
 import io.hpcscale.scaler.plan.Plan.CancelDrain;
 import io.hpcscale.scaler.plan.Plan.DrainRequest;
-import io.hpcscale.scaler.plan.Plan.Note;
 import io.hpcscale.scaler.plan.Plan.Stop;
 import io.hpcscale.scaler.pool.FixedTarget;
 import io.hpcscale.scaler.pool.PoolConfig;
@@ -34,39 +33,32 @@ import java.util.Set;
  *       {@code idle-first} stops only instances still booting, newest first, never a running one.</li>
  * </ul>
  */
-final class FixedTargetPlanning {
-    private final Planning p;
-    private final PoolConfig pool;
-    private final boolean fresh;
+final class KeepFixedTarget implements Decision {
 
-    FixedTargetPlanning(Planning planning, boolean fresh) {
-        this.p = planning;
-        this.pool = planning.pool;
-        this.fresh = fresh;
-    }
-
-    void plan(int active) {
-        TargetReading target = p.s.target();
+    @Override
+    public void decide(PoolView view, PlanDraft draft) {
+        TargetReading target = view.state().target();
         if (target == null || !target.known()) {
-            p.notes.add(new Note(EventKind.TARGET_UNKNOWN, (target == null ? "the pool's target was not read"
-                    : target.unknownBecause()) + ": nothing is started or stopped until it can be read"));
-            p.withdrawDrainsOfVanishedInstances();
+            draft.note(EventKind.TARGET_UNKNOWN, (target == null ? "the pool's target was not read"
+                    : target.unknownBecause()) + ": nothing is started or stopped until it can be read");
+            new VanishedDrains().decide(view, draft);
             return;
         }
-        int wanted = bounded(target);
-        Set<String> draining = drainingNodes();
+        int active = view.active();
+        int wanted = bounded(view, draft, target);
+        Set<String> draining = drainingNodes(view);
         int staying = active - draining.size();
         String why = "the pool's target is " + wanted + " (" + target.source() + ") and "
                 + Words.count(staying, "instance") + " " + (staying == 1 ? "is" : "are") + " active";
         if (staying < wanted) {
-            staying += withdrawDrains(draining, wanted - staying, why);
+            staying += withdrawDrains(view, draft, draining, wanted - staying, why);
             if (staying < wanted) {
-                p.startOrCreate(wanted - staying, active, why);
+                Growth.startOrCreate(view, draft, wanted - staying, active, why);
             }
         } else if (staying > wanted) {
-            shrink(staying - wanted, why);
+            shrink(view, draft, staying - wanted, why);
         }
-        keepDrains();
+        keepDrains(view.without(draft.stopped()), draft);
     }
 
     /**
@@ -74,21 +66,23 @@ final class FixedTargetPlanning {
      * and max; a count beyond max is said once per cycle. A removal below min deletes the instance, and min has it
      * replaced.
      */
-    private int bounded(TargetReading target) {
-        int count = Math.max(0, p.memory.countLessUnwrittenRemovals(target.count()) - p.acceptances.size());
+    private static int bounded(PoolView view, PlanDraft draft, TargetReading target) {
+        PoolConfig pool = view.pool();
+        int count = Math.max(0, view.memory().countLessUnwrittenRemovals(target.count())
+                - draft.planned(Plan.Acceptance.class).size());
         if (count > pool.max()) {
-            p.notes.add(new Note(EventKind.AT_MAX, target.source() + " asks for " + count + " instances, more than "
-                    + "the pool's max of " + pool.max() + ": keeping " + pool.max() + " (raise pool." + pool.name()
-                    + ".max to allow more)"));
+            draft.note(EventKind.AT_MAX, target.source() + " asks for " + count + " instances, more than the pool's "
+                    + "max of " + pool.max() + ": keeping " + pool.max() + " (raise pool." + pool.name()
+                    + ".max to allow more)");
             return pool.max();
         }
         return Math.max(count, pool.min());
     }
 
-    private Set<String> drainingNodes() {
+    private static Set<String> drainingNodes(PoolView view) {
         Set<String> draining = new HashSet<>();
-        for (Instance instance : p.running) {
-            if (p.drained(instance)) {
+        for (Instance instance : view.running()) {
+            if (view.drained(instance)) {
                 draining.add(NodeNames.key(instance.nodeName()));
             }
         }
@@ -96,34 +90,34 @@ final class FixedTargetPlanning {
     }
 
     /** Withdraws up to {@code count} drains, most recently asked first: those nodes are the likeliest still busy. */
-    private int withdrawDrains(Set<String> draining, int count, String why) {
-        List<DrainDocument> drains = p.sortedDrains().stream()
+    private static int withdrawDrains(PoolView view, PlanDraft draft, Set<String> draining, int count, String why) {
+        List<DrainDocument> drains = view.sortedDrains().stream()
                 .filter(d -> draining.contains(NodeNames.key(d.name())))
                 .sorted(Comparator.comparing(DrainDocument::requestedAt, Comparator.nullsFirst(Comparator
                         .<Instant>naturalOrder())).reversed())
                 .toList();
         int withdrawn = 0;
         for (DrainDocument drain : drains.subList(0, Math.min(count, drains.size()))) {
-            p.cancels.add(new CancelDrain(drain.name(), "needed again: " + why));
+            draft.add(new CancelDrain(drain.name(), "needed again: " + why));
             withdrawn++;
         }
         return withdrawn;
     }
 
-    private void shrink(int surplus, String why) {
-        if (!p.agentless()) {
-            if (fresh) {
-                drainSurplus(surplus, why);
+    private static void shrink(PoolView view, PlanDraft draft, int surplus, String why) {
+        if (!view.agentless()) {
+            if (view.fresh()) {
+                drainSurplus(view, draft, surplus, why);
             }
             return;
         }
-        if (pool.fixedTarget().shrink() == FixedTarget.Shrink.LAZY) {
-            p.notes.add(new Note(EventKind.ABOVE_TARGET, Words.count(surplus, "instance") + " above the target ("
-                    + why + "): no agent shows which run jobs, so they are left to evictions and nodes that remove "
-                    + "themselves (shrink = lazy)"));
+        if (view.pool().fixedTarget().shrink() == FixedTarget.Shrink.LAZY) {
+            draft.note(EventKind.ABOVE_TARGET, Words.count(surplus, "instance") + " above the target (" + why
+                    + "): no agent shows which run jobs, so they are left to evictions and nodes that remove "
+                    + "themselves (shrink = lazy)");
             return;
         }
-        stopBootingSurplus(surplus, why);
+        stopBootingSurplus(view, draft, surplus, why);
     }
 
     /**
@@ -131,65 +125,61 @@ final class FixedTargetPlanning {
      * nodes are drained only for the surplus that instances still booting will not make up: a booting instance
      * becomes an idle node, drained then, rather than a busy node being drained for it now.
      */
-    private void drainSurplus(int surplus, String why) {
+    private static void drainSurplus(PoolView view, PlanDraft draft, int surplus, String why) {
         List<Instance> idle = new ArrayList<>();
         List<Instance> busy = new ArrayList<>();
-        for (Instance instance : p.running) {
-            VmDocument vm = p.inService(instance);
-            if (vm == null || p.drained(instance)) {
+        for (Instance instance : view.running()) {
+            VmDocument vm = view.inService(instance);
+            if (vm == null || view.drained(instance)) {
                 continue;
             }
             (vm.idle() && vm.cpusUsed() == 0 ? idle : busy).add(instance);
         }
-        idle.sort(Comparator.comparing((Instance i) -> p.vmOf(i).lastBusyAt(),
+        idle.sort(Comparator.comparing((Instance i) -> view.vmOf(i).lastBusyAt(),
                 Comparator.nullsFirst(Comparator.<Instant>naturalOrder())).thenComparing(Instance::nodeName));
-        busy.sort(Comparator.comparing((Instance i) -> p.vmOf(i).jobIds().size()).thenComparing(Instance::nodeName));
+        busy.sort(Comparator.comparing((Instance i) -> view.vmOf(i).jobIds().size())
+                .thenComparing(Instance::nodeName));
         List<Instance> order = new ArrayList<>(idle);
-        int busyToDrain = Math.max(0, surplus - idle.size() - p.booting.size());
+        int busyToDrain = Math.max(0, surplus - idle.size() - view.booting().size());
         order.addAll(busy.subList(0, Math.min(busyToDrain, busy.size())));
-        int count = Math.min(Math.min(surplus, pool.maxStopPerCycle()), order.size());
+        int count = Math.min(Math.min(surplus, view.pool().maxStopPerCycle()), order.size());
         for (Instance instance : order.subList(0, count)) {
-            VmDocument vm = p.vmOf(instance);
+            VmDocument vm = view.vmOf(instance);
             String state = vm.idle() && vm.cpusUsed() == 0
                     ? "idle" + (vm.lastBusyAt() == null ? "" : " for "
-                            + Durations.human(Duration.between(vm.lastBusyAt(), p.now)))
+                            + Durations.human(Duration.between(vm.lastBusyAt(), view.now())))
                     : "running " + Words.count(vm.jobIds().size(), "job") + ", stopped once they end";
-            p.drains.add(new DrainRequest(instance, p.nodeOf(instance), "above the target, " + state + ": " + why));
+            draft.add(new DrainRequest(instance, view.nodeOf(instance), "above the target, " + state + ": " + why));
         }
     }
 
     /** Instances still booting, newest first: no agent, so no running instance is ever chosen. */
-    private void stopBootingSurplus(int surplus, String why) {
-        List<Instance> booting = new ArrayList<>(p.booting);
-        booting.sort(Comparator.comparing((Instance i) -> bootingSince(i),
+    private static void stopBootingSurplus(PoolView view, PlanDraft draft, int surplus, String why) {
+        List<Instance> booting = new ArrayList<>(view.booting());
+        booting.sort(Comparator.comparing((Instance i) -> view.memory().bootingSince(i.id()),
                 Comparator.nullsLast(Comparator.<Instant>naturalOrder())).reversed()
                 .thenComparing(Instance::nodeName));
-        int count = Math.min(Math.min(surplus, pool.maxStopPerCycle()), booting.size());
+        int count = Math.min(Math.min(surplus, view.pool().maxStopPerCycle()), booting.size());
         for (Instance instance : booting.subList(0, count)) {
-            if (StopGuard.refusal(StopKind.SURPLUS, p.vmOf(instance), null).isPresent()) {
+            if (StopGuard.refusal(StopKind.SURPLUS, view.vmOf(instance), null).isPresent()) {
                 continue;
             }
-            p.booting.remove(instance);
-            p.stops.add(new Stop(instance, p.nodeOf(instance), p.nodePoolOf(instance), "above the target and "
+            draft.add(new Stop(instance, view.nodeOf(instance), view.nodePoolOf(instance), "above the target and "
                     + "still booting (shrink = idle-first): " + why, StopKind.SURPLUS));
         }
         if (surplus > count) {
-            p.notes.add(new Note(EventKind.ABOVE_TARGET, Words.count(surplus - count, "running instance")
-                    + " above the target (" + why + ") left to evictions and nodes that remove themselves: no agent "
-                    + "shows which run jobs"));
+            draft.note(EventKind.ABOVE_TARGET, Words.count(surplus - count, "running instance") + " above the "
+                    + "target (" + why + ") left to evictions and nodes that remove themselves: no agent shows "
+                    + "which run jobs");
         }
     }
 
-    private Instant bootingSince(Instance instance) {
-        return p.memory.bootingSince(instance.id());
-    }
-
     /** Completed drains are stopped and vanished instances' drains withdrawn, as in any pool. */
-    private void keepDrains() {
-        if (fresh) {
-            p.handleDrains(Demand.none());
+    private static void keepDrains(PoolView view, PlanDraft draft) {
+        if (view.fresh()) {
+            new DrainCompletion(Demand.none()).decide(view, draft);
         } else {
-            p.withdrawDrainsOfVanishedInstances();
+            new VanishedDrains().decide(view, draft);
         }
     }
 }

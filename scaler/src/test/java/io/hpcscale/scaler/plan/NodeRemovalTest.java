@@ -18,7 +18,7 @@ import io.hpcscale.scaler.removal.VmResourceId;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-class RemovalPlanningTest {
+class NodeRemovalTest {
 
     /** A node of pool "p" (instance ids p_1, p_2, ...: Uniform scale set "p") asking to be removed. */
     private static RemovalMessage.Request asks(int i, String messageId) {

@@ -1,0 +1,70 @@
+package io.hpcscale.scaler.plan;
+
+import io.hpcscale.scaler.cloud.Instance;
+import io.hpcscale.scaler.plan.Plan.Create;
+import io.hpcscale.scaler.plan.Plan.Start;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * How a pool grows, whatever decided it should ({@link ScaleUp}, {@link FixedTarget}): stopped instances start,
+ * by node name, before new ones are created; the pool's max, its per-cycle step and backoff bound it. A stopped
+ * instance whose node an administrator holds offline is never started.
+ */
+final class Growth {
+    private Growth() {
+    }
+
+    /**
+     * Starts stopped instances, then creates, up to {@code wanted} within max, the per-cycle step and backoff.
+     *
+     * @param active the instances that count against the max now
+     */
+    static void startOrCreate(PoolView view, PlanDraft draft, int wanted, int active, String reason) {
+        var memory = view.memory();
+        String fallback = view.state().fallback();
+        if (memory.inBackoff(view.now())) {
+            draft.note(EventKind.BACKOFF, "in backoff until " + memory.backoffUntil() + " ("
+                    + memory.backoffReason() + "): " + wanted + " instances not started"
+                    + (fallback == null ? "" : "; their jobs are offered to pool " + fallback));
+            return;
+        }
+        int count = Math.min(Math.min(wanted, view.pool().max() - active), view.pool().maxStartPerCycle());
+        List<Instance> candidates = startable(view, draft);
+        int started = 0;
+        for (; started < count && started < candidates.size(); started++) {
+            Instance instance = candidates.get(started);
+            draft.add(new Start(instance, view.nodeOf(instance), reason, view.drained(instance), false));
+        }
+        int remaining = count - started;
+        if (remaining > 0 && view.state().canCreate()) {
+            draft.add(new Create(remaining, reason));
+        } else if (remaining > 0) {
+            draft.note(EventKind.NOTHING_TO_START, remaining + " more instances are needed but none is stopped and "
+                    + "the provider cannot create instances");
+        }
+    }
+
+    /**
+     * The stopped instances hpcscale may start, by node name: not those whose node an administrator holds offline,
+     * which stay as the administrator left them (said once per cycle in a note).
+     */
+    private static List<Instance> startable(PoolView view, PlanDraft draft) {
+        List<Instance> startable = new ArrayList<>();
+        List<String> held = new ArrayList<>();
+        for (Instance instance : view.stopped()) {
+            if (view.heldByAdministrator(instance)) {
+                held.add(view.nodeOf(instance));
+            } else {
+                startable.add(instance);
+            }
+        }
+        if (!held.isEmpty()) {
+            draft.note(EventKind.HELD_BY_ADMINISTRATOR, Words.count(held.size(), "stopped instance")
+                    + (held.size() == 1 ? " is" : " are") + " not started: an administrator holds "
+                    + (held.size() == 1 ? "its node" : "their nodes") + " offline (" + String.join(", ", held)
+                    + "); hpcscale leaves them alone until the mark is cleared");
+        }
+        return startable;
+    }
+}

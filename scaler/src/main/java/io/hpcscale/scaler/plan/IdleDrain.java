@@ -1,0 +1,64 @@
+package io.hpcscale.scaler.plan;
+
+import io.hpcscale.common.config.Durations;
+import io.hpcscale.common.model.NodeNames;
+import io.hpcscale.scaler.cloud.Instance;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Idle scale-down: nodes in service, idle for the pool's idle timeout and not needed by queued jobs are asked to
+ * drain, longest idle first, keeping the pool at its min and within the per-cycle step. The instance is stopped
+ * later, by {@link DrainCompletion}, once the agent shows the drain complete. Only with a fresh agent read.
+ */
+final class IdleDrain implements Decision {
+    private final Demand demand;
+
+    IdleDrain(Demand demand) {
+        this.demand = demand;
+    }
+
+    @Override
+    public void decide(PoolView view, PlanDraft draft) {
+        Set<String> draining = new HashSet<>();
+        for (Instance instance : view.running()) {
+            if (view.drained(instance)) {
+                draining.add(NodeNames.key(instance.nodeName()));
+            }
+        }
+        draining.removeAll(draft.cancelledDrains());
+        // Failed boots being stopped are out of the view already: the planner took them out after BootTimeout.
+        int staying = view.active() - draining.size();
+        int room = Math.min(staying - view.pool().min(), view.pool().maxStopPerCycle());
+        if (room <= 0) {
+            return;
+        }
+        Duration timeout = view.pool().idleTimeout();
+        List<Candidate> candidates = new ArrayList<>();
+        for (Instance instance : view.running()) {
+            Optional<Duration> idle = view.idleFor(instance);
+            if (idle.isEmpty() || view.drained(instance)
+                    || demand.nodesInUse().contains(view.vmOf(instance).name())) {
+                continue;
+            }
+            if (idle.get().compareTo(timeout) >= 0) {
+                candidates.add(new Candidate(instance, idle.get()));
+            }
+        }
+        candidates.sort(Comparator.comparing(Candidate::idle).reversed()
+                .thenComparing(c -> c.instance().nodeName()));
+        for (Candidate candidate : candidates.subList(0, Math.min(room, candidates.size()))) {
+            draft.add(new Plan.DrainRequest(candidate.instance(), view.nodeOf(candidate.instance()), "idle for "
+                    + Durations.human(candidate.idle()) + " (idle timeout " + Durations.format(timeout)
+                    + "), not needed by " + Words.count(demand.jobsConsidered(), "queued job")));
+        }
+    }
+
+    private record Candidate(Instance instance, Duration idle) {
+    }
+}

@@ -1,0 +1,112 @@
+package io.hpcscale.scaler.plan;
+
+import io.hpcscale.common.model.InstanceRecord;
+import io.hpcscale.common.model.NodeNames;
+import io.hpcscale.common.model.ScalerStateDocument;
+import io.hpcscale.common.model.VmDocument;
+import io.hpcscale.scaler.cloud.Instance;
+import io.hpcscale.scaler.cloud.PowerState;
+import io.hpcscale.scaler.removal.RemovalMessage;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * Sorts a pool's listed instances, once its memory is settled ({@link PoolObservation}), into the {@link PoolView}
+ * every decision reads. Instances that hpcscale started (or found starting) are booting until their node reports
+ * to the scheduler; every other running instance is up. A running instance whose node no agent reports is left
+ * alone: its node may well run jobs under a mapping hpcscale does not know. Boots that ended are recorded in the
+ * memory the view carries. An instance whose node asked for its removal (a record of the memory, or a message of
+ * this cycle) is leaving, and none of running, booting or stopped.
+ */
+final class InstanceSorting {
+    private InstanceSorting() {
+    }
+
+    static PoolView sort(PoolState s, ScalerStateDocument settled, boolean fresh, PlanDraft draft) {
+        ScalerStateDocument memory = settled;
+        boolean agentless = PoolView.agentless(s);
+        Set<String> leavingIds = leavingIds(s, memory);
+        List<Instance> running = new ArrayList<>();
+        List<Instance> booting = new ArrayList<>();
+        List<Instance> stopped = new ArrayList<>();
+        List<Instance> unknown = new ArrayList<>();
+        Set<String> leaving = new HashSet<>();
+        SortedMap<String, InstanceRecord> booted = new TreeMap<>();
+        PoolView unsorted = PoolView.unsorted(s, fresh);
+        for (Instance instance : PoolView.sortedByNode(s.instances().instances())) {
+            VmDocument vm = unsorted.vmOf(instance);
+            boolean reported = (vm != null && !vm.down()) || s.reportedInAnotherPool(instance.nodeName());
+            InstanceRecord record = memory.instance(instance.id()).orElse(null);
+            boolean bootingRecord = record != null && record.booting();
+            boolean isLeaving = leavingIds.contains(instance.id().toLowerCase(Locale.ROOT));
+            if (isLeaving) {
+                leaving.add(NodeNames.key(instance.nodeName()));
+            }
+            // Starting by the listing, yet its node took a job since hpcscale started it: it is up. The listing
+            // may be older than that (listings are spaced out to spare Azure's budget). A node merely reported
+            // is no proof: the scheduler shows a node it has not yet seen go down.
+            PowerState state = instance.state() == PowerState.STARTING && fresh && reported && !agentless
+                    && busySince(vm, record) ? PowerState.RUNNING : instance.state();
+            switch (state) {
+                case STARTING -> addUnlessLeaving(booting, instance, isLeaving);
+                case RUNNING -> {
+                    if (bootingRecord && !(fresh && reported) && !agentless) {
+                        addUnlessLeaving(booting, instance, isLeaving);
+                        continue;
+                    }
+                    if (bootingRecord) {
+                        booted.put(instance.id(), record.bootEnded());
+                    }
+                    addUnlessLeaving(running, instance, isLeaving);
+                    if (fresh && vm == null && !s.reportedInAnotherPool(instance.nodeName())) {
+                        draft.note(EventKind.UNREPORTED_NODE, "instance " + instance.id() + " runs but no agent "
+                                + "reports its node " + instance.nodeName() + " in this pool (check the pool's "
+                                + "queue, partition or nodePattern); hpcscale will not stop it");
+                    }
+                }
+                case STOPPED -> addUnlessLeaving(stopped, instance, isLeaving);
+                case UNKNOWN -> unknown.add(instance);
+                case STOPPING, FAILED -> {
+                    // On its way down, or broken: neither capacity nor something to act on.
+                }
+            }
+        }
+        if (!booted.isEmpty()) {
+            SortedMap<String, InstanceRecord> records = new TreeMap<>(memory.instances());
+            records.putAll(booted);
+            memory = memory.withInstances(records).withBootFailures(0);
+        }
+        return unsorted.sorted(memory, running, booting, stopped, unknown, leaving);
+    }
+
+    private static void addUnlessLeaving(List<Instance> list, Instance instance, boolean leaving) {
+        if (!leaving) {
+            list.add(instance);
+        }
+    }
+
+    /**
+     * The ids, in lower case, of the instances whose removal the pool has taken on or takes on this cycle: those
+     * its state records and those this cycle's messages name ({@link NodeRemoval} answers the messages).
+     */
+    private static Set<String> leavingIds(PoolState s, ScalerStateDocument memory) {
+        Set<String> ids = new HashSet<>();
+        memory.removals().keySet().forEach(id -> ids.add(id.toLowerCase(Locale.ROOT)));
+        for (RemovalMessage.Request message : s.removals()) {
+            ids.add(message.request().vmName().toLowerCase(Locale.ROOT));
+        }
+        return ids;
+    }
+
+    /** Whether the node ran a job after hpcscale started its instance. */
+    private static boolean busySince(VmDocument vm, InstanceRecord record) {
+        return vm != null && record != null && record.startedAt() != null
+                && (!vm.jobIds().isEmpty() || (vm.lastBusyAt() != null && vm.lastBusyAt().isAfter(record.startedAt())));
+    }
+
+}
