@@ -67,6 +67,11 @@ public final class SimulatedScheduler implements SchedulerAdapter {
         boolean administratorMarkRead;
         /** hpcscale's store has recorded the administrator's mark since it was set: a scaler could know of it. */
         boolean administratorMarkRecorded;
+        /**
+         * While a cloud operation accepted earlier is carried out: whether hpcscale could know of an administrator's
+         * mark when it asked (null otherwise). Such an operation is judged as asked, not as it lands.
+         */
+        Boolean knownHeldWhenAsked;
         String job;
 
         Node(String name, String pool, String queue) {
@@ -315,6 +320,31 @@ public final class SimulatedScheduler implements SchedulerAdapter {
         markRecorded = recorded;
     }
 
+    /**
+     * A cloud operation on the node's instance that the cloud accepted now and carries out later (one that outlasts
+     * the scaler's wait for it): hpcscale decided it now, on what it could know now, so its outcome is judged as of
+     * now, not as of when it lands.
+     */
+    public synchronized Runnable acceptedNow(String name, Runnable operation) {
+        Node node = nodes.get(name);
+        if (node == null) {
+            return operation;
+        }
+        boolean knownHeld = node.administratorMarkRead && recorded(node);
+        return () -> {
+            synchronized (this) {
+                node.knownHeldWhenAsked = knownHeld;
+            }
+            try {
+                operation.run();
+            } finally {
+                synchronized (this) {
+                    node.knownHeldWhenAsked = null;
+                }
+            }
+        };
+    }
+
     /** The agent's process was restarted: a mark it read and the store never recorded is no longer known. */
     public synchronized void agentRestarted() {
         nodes.values().forEach(n -> n.administratorMarkRead &= recorded(n));
@@ -452,8 +482,9 @@ public final class SimulatedScheduler implements SchedulerAdapter {
             if (node == null) {
                 return;
             }
-            if (node.administratorMarkRead && recorded(node) && !evicted
-                    && instance.state().active() != from.active()) {
+            boolean knownHeld = node.knownHeldWhenAsked != null ? node.knownHeldWhenAsked
+                    : node.administratorMarkRead && recorded(node);
+            if (knownHeld && !evicted && instance.state().active() != from.active()) {
                 String message = "instance " + instance.id() + " was " + (instance.state().active() ? "started"
                         : "stopped") + " while an administrator held node " + node.name + " offline";
                 violations.add(message);

@@ -34,7 +34,8 @@ final class Growth {
         int started = 0;
         for (; started < count && started < candidates.size(); started++) {
             Instance instance = candidates.get(started);
-            draft.add(new Start(instance, view.nodeOf(instance), reason, view.drained(instance), false));
+            draft.add(new Start(instance, view.nodeOf(instance), view.nodePoolOf(instance), reason,
+                    view.drained(instance), false));
         }
         int remaining = count - started;
         if (remaining > 0 && view.state().canCreate()) {
@@ -46,14 +47,14 @@ final class Growth {
     }
 
     /**
-     * The stopped instances hpcscale may start, by node name: not those whose node an administrator holds offline,
-     * which stay as the administrator left them (said once per cycle in a note).
+     * The stopped instances hpcscale may start, by node name: those {@link StartGuard} allows (not those whose node
+     * an administrator holds offline, which stay as the administrator left them: said once per cycle in a note).
      */
     private static List<Instance> startable(PoolView view, PlanDraft draft) {
         List<Instance> startable = new ArrayList<>();
         List<String> held = new ArrayList<>();
         for (Instance instance : view.stopped()) {
-            if (view.heldByAdministrator(instance)) {
+            if (StartGuard.refusal(view.vmOf(instance)).isPresent()) {
                 held.add(view.nodeOf(instance));
             } else {
                 startable.add(instance);

@@ -69,10 +69,12 @@ public record Plan(
      * Start a stopped instance; its drain request, if any, is withdrawn once it starts.
      *
      * @param node         its node's name as the scheduler spells it, for the documents named after it
+     * @param nodePool     the pool in whose partition the agent writes the node's vms document, which
+     *                     {@link StartGuard} re-reads just before the call
      * @param powerRequest it answers the scheduler's request to power the node up, which is deleted once it starts
      */
-    public record Start(Instance instance, String node, String reason, boolean withdrawDrain, boolean powerRequest)
-            implements Action {
+    public record Start(Instance instance, String node, String nodePool, String reason, boolean withdrawDrain,
+            boolean powerRequest) implements Action {
         @Override
         public EventKind event() {
             return EventKind.START;

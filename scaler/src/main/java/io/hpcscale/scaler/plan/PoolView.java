@@ -199,12 +199,6 @@ final class PoolView {
         return Optional.of(Duration.between(vm.lastBusyAt(), now()));
     }
 
-    /** An administrator (not hpcscale) holds the instance's node offline: hpcscale never acts on it. */
-    boolean heldByAdministrator(Instance instance) {
-        VmDocument vm = vmOf(instance);
-        return vm != null && vm.heldByAdministrator();
-    }
-
     /** The pool in whose partition the agent reports the instance's node: its own, unless it is a fallback. */
     String nodePoolOf(Instance instance) {
         VmDocument vm = vmOf(instance);

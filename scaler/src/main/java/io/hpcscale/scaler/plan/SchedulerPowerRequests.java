@@ -58,7 +58,7 @@ final class SchedulerPowerRequests implements Decision {
             draft.add(new Plan.PowerDone(request.name(), "its instance is already "
                     + instance.state().name().toLowerCase(Locale.ROOT)));
         } else if (instance.state() == PowerState.STOPPED) {
-            if (view.heldByAdministrator(instance)) {
+            if (StartGuard.refusal(view.vmOf(instance)).isPresent()) {
                 draft.note(EventKind.HELD_BY_ADMINISTRATOR, "Slurm asks to resume " + request.name()
                         + " but an administrator holds it offline: hpcscale leaves it alone");
             } else if (memory.inBackoff(view.now())) {
@@ -68,8 +68,8 @@ final class SchedulerPowerRequests implements Decision {
                 draft.note(EventKind.AT_MAX, "Slurm asks to resume " + request.name()
                         + " but the pool is at its max of " + view.pool().max() + " or its step limit");
             } else {
-                draft.add(new Plan.Start(instance, request.name(), "Slurm's power saving resumes " + request.name()
-                        + " for its jobs", view.drained(instance), true));
+                draft.add(new Plan.Start(instance, request.name(), view.nodePoolOf(instance), "Slurm's power saving "
+                        + "resumes " + request.name() + " for its jobs", view.drained(instance), true));
                 return true;
             }
         }

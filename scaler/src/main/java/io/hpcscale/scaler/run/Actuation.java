@@ -27,6 +27,7 @@ import io.hpcscale.scaler.cloud.ThrottledException;
 import io.hpcscale.scaler.plan.EventKind;
 import io.hpcscale.scaler.plan.Plan;
 import io.hpcscale.scaler.plan.PoolBackoff;
+import io.hpcscale.scaler.plan.StartGuard;
 import io.hpcscale.scaler.plan.StopGuard;
 import io.hpcscale.scaler.pool.StopAction;
 import io.hpcscale.scaler.fixed.TargetSource;
@@ -185,11 +186,39 @@ final class Actuation {
         return verified;
     }
 
+    /**
+     * The planned starts that {@link StartGuard} still allows on a fresh read of each node, read just before the
+     * call: an administrator may have marked a node since the agent's read the plan was made from. A start refused
+     * loses its pending mark: it is not asked.
+     */
+    private List<Plan.Start> verifiedStarts() {
+        List<Plan.Start> verified = new ArrayList<>();
+        for (Plan.Start start : plan.starts()) {
+            Optional<String> refusal;
+            try {
+                refusal = StartGuard.refusal(readVm(start.nodePool(), start.node()));
+            } catch (StoreException e) {
+                refusal = Optional.of("the store cannot be read to confirm it: " + e.getMessage());
+            }
+            if (refusal.isPresent()) {
+                settle(List.of(start.instance()));
+                event(start, Outcome.refused(refusal.get()));
+            } else {
+                verified.add(start);
+            }
+        }
+        return verified;
+    }
+
+    private VmDocument readVm(String nodePool, String node) {
+        return store.read(new DocumentKey(nodePool, CosmosIds.encode(node)), VmDocument.class)
+                .map(DocumentStore.Versioned::document).orElse(null);
+    }
+
     private Optional<String> recheck(Plan.Stop stop) {
         String node = stop.node();
         try {
-            VmDocument vm = store.read(new DocumentKey(stop.nodePool(), CosmosIds.encode(node)), VmDocument.class)
-                    .map(DocumentStore.Versioned::document).orElse(null);
+            VmDocument vm = readVm(stop.nodePool(), node);
             DrainDocument drain = stop.kind() == StopKind.DRAINED || stop.kind() == StopKind.REMOVED
                     || stop.kind() == StopKind.BOOT_FAILURE
                     ? store.read(drainKey(node), DrainDocument.class).map(DocumentStore.Versioned::document)
@@ -394,14 +423,14 @@ final class Actuation {
      * and quota refusals put the pool in backoff.
      */
     private void start() throws InterruptedException {
-        List<Plan.Start> attempt = plan.starts();
+        List<Plan.Start> attempt = verifiedStarts();
         boolean triedWhatFits = false;
         while (!attempt.isEmpty()) {
             if (throttled || !context.gate().open()) {
                 settle(attempt.stream().map(Plan.Start::instance).toList());
                 if (!throttled) {
                     Outcome refused = Outcome.refused(context.gate().closedBecause());
-                    attempt.forEach(s -> event(EventKind.START, List.of(s.instance().id()), s.reason(), refused));
+                    attempt.forEach(s -> event(s, refused));
                 }
                 return;
             }

@@ -211,6 +211,29 @@ class ScalerTest {
                 eventsOf(EventKind.BOOT_TIMEOUT).get(0).outcome());
     }
 
+    @Test
+    void aStartIsRefusedWhenAFreshReadShowsAnAdministratorMarkedTheNodeSinceThePlansRead() throws Exception {
+        cloud.addScaleSet("a", 1, "a-vm", Duration.ZERO);
+        DocumentStore documents = new DocumentStore(memory);
+        documents.upsert(List.of(stoppedNode("down,offline", true)));
+        ClusterLoadStore staleQueries = new StaleVmQueries(memory,
+                documents.codec().encode(stoppedNode("down", false)));
+        Scaler scaler = scaler(staleQueries, false, pool("a", 4));
+        agentReported("a");
+        queued("a", "1", 16);
+        scaler.runOnce(clock.instant());
+        assertEquals(0, active("a"), "the node an administrator holds offline stays stopped");
+        assertEquals(Outcome.refused("an administrator holds its node a-vm001 offline (down,offline): hpcscale "
+                + "leaves it as it is"), eventsOf(EventKind.START).get(0).outcome());
+    }
+
+    /** The node of a stopped instance as the agent shows it: down, and offline by an administrator or not. */
+    private VmDocument stoppedNode(String schedulerState, boolean offline) {
+        return new VmDocument("a-vm001", "a", "a-vm001", NodeJobStatus.Free, schedulerState, offline, false, true,
+                false, 16, 0, 65536, 0, 0, 0, List.of(), clock.instant().minus(Duration.ofHours(1)), clock.instant(),
+                null, "agent-h-pbs");
+    }
+
     private VmDocument vm(String name, NodeJobStatus status, List<String> jobs, Instant drainRequestedAt) {
         return new VmDocument(name, "a", name, status, "offline", true, true, false, false, 16, jobs.isEmpty() ? 0 : 16,
                 65536, 0, 0, 0, jobs, clock.instant().minus(Duration.ofHours(1)), clock.instant(), drainRequestedAt,

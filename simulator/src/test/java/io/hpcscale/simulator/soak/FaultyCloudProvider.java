@@ -10,6 +10,7 @@ import io.hpcscale.scaler.cloud.ThrottledException;
 import io.hpcscale.scaler.pool.StopAction;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.BiFunction;
 
 /**
  * A pool's cloud with ARM's faults: 429 storms with a retry-after, calls that fail (before or after the cloud acted
@@ -21,10 +22,16 @@ final class FaultyCloudProvider extends ForwardingCloudProvider {
     // How long a provider waits for an operation before it reports it unfinished.
     private static final Duration WAIT_BOUND = Duration.ofMinutes(3);
     private final Faults faults;
+    private final BiFunction<String, Runnable, Runnable> acceptedNow;
 
-    FaultyCloudProvider(CloudProvider delegate, Faults faults) {
+    /**
+     * @param acceptedNow wraps an operation the cloud accepts now and carries out later, given its instance's node,
+     *                    so that the checks judge it as asked ({@code SimulatedScheduler.acceptedNow})
+     */
+    FaultyCloudProvider(CloudProvider delegate, Faults faults, BiFunction<String, Runnable, Runnable> acceptedNow) {
         super(delegate);
         this.faults = faults;
+        this.acceptedNow = acceptedNow;
     }
 
     private void before(String call) throws CloudException {
@@ -60,7 +67,8 @@ final class FaultyCloudProvider extends ForwardingCloudProvider {
                     case 0 -> results.done(instance);
                     case 1 -> unfinished(results, instance, () -> delegate.start(List.of(instance)));
                     case 2 -> {
-                        faults.defer(1 + faults.random().nextInt(6), () -> startLate(instance));
+                        faults.defer(1 + faults.random().nextInt(6),
+                                acceptedNow.apply(instance.nodeName(), () -> startLate(instance)));
                         results.unfinished(instance, "simulated start still running when the wait ended");
                     }
                     default -> results.unfinished(instance, "simulated start accepted, then lost by the cloud");

@@ -104,7 +104,8 @@ final class SoakScenario {
         this.twoScalers = random.nextBoolean();
         this.faultOneIn = 4 + random.nextInt(25);
         // The simulated provider names its pool last in its description: "simulated scale set p".
-        cluster.interceptProviders(provider -> audit.watch(new FaultyCloudProvider(provider, faults),
+        cluster.interceptProviders(provider -> audit.watch(new FaultyCloudProvider(provider, faults,
+                cluster.scheduler()::acceptedNow),
                 provider.describe().substring(provider.describe().lastIndexOf(' ') + 1)));
         cluster.interceptScheduler(scheduler -> new FaultyScheduler(scheduler, faults));
         if (twoScalers) {
