@@ -261,16 +261,18 @@ public final class Agent {
          * node in service: the evidence that the mark is hpcscale's should the scheduler lose it (a PBS server
          * restart drops node comments) before the agent has written the offline state, because it was killed or the
          * store was down. Such a document is no acknowledgement: the scaler stops nothing on it. Without the
-         * record, the node is not taken offline this cycle.
+         * record, the node is not taken offline this cycle. A document that is evidence already needs none; one that
+         * echoes the request but shows the node offline by someone else (an administrator held it, and has since
+         * returned it to service) is none, and gets the record like any other.
          *
          * @return whether the offline may go ahead
          */
         private boolean recordIntent(DrainDocument drain) {
             VmDocument vm = written.vmsByName().get(drain.name());
-            if (vm == null || drain.requestedAt().equals(vm.drainRequestedAt())) {
+            if (vm == null || OfflineOwnership.evidenceOfOurs(vm, drain)) {
                 return true;
             }
-            VmDocument intent = vm.withDrainRequestedAt(drain.requestedAt());
+            VmDocument intent = vm.inServiceEchoing(drain.requestedAt());
             try {
                 store.upsert(List.of(intent));
             } catch (StoreException e) {

@@ -65,7 +65,7 @@ final class OfflineOwnership {
             VmDocument previous = previousByName.get(node.name());
             DrainDocument drain = drainsByNode.get(node.name());
             boolean readAsOthers = lastRead.get(node.name()) == OfflineMark.OTHER;
-            if (readAsOthers || !ours(previous, drain)) {
+            if (readAsOthers || !evidenceOfOurs(previous, drain)) {
                 if (reported.first("other:" + node.name())) {
                     log.info("node={} is offline with no comment or reason, and {}: it is treated as an "
                             + "administrator's, and left alone", node.name(), readAsOthers
@@ -100,7 +100,11 @@ final class OfflineOwnership {
         lastRead = next;
     }
 
-    private static boolean ours(VmDocument previous, DrainDocument drain) {
+    /**
+     * Whether the node's last document shows that an unmarked offline node is hpcscale's: it said
+     * {@code OfflineByHpcscale}, or it showed the node in service echoing the drain request that stands now.
+     */
+    static boolean evidenceOfOurs(VmDocument previous, DrainDocument drain) {
         if (previous == null) {
             return false;
         }

@@ -72,11 +72,14 @@ public record VmDocument(
                 drainRequestedAt, agent);
     }
 
-    /** The same state, read after the agent had read the drain request of {@code requestedAt}. */
-    public VmDocument withDrainRequestedAt(Instant requestedAt) {
-        return new VmDocument(id, poolName, name, jobStatus, schedulerState, offline, offlineByHpcscale, down,
-                exclusive, cpusTotal, cpusUsed, memoryMb, memoryMbUsed, gpus, gpusUsed, jobIds, lastBusyAt, seenAt,
-                requestedAt, agent);
+    /**
+     * The node in service, as the agent has just read it, echoing the drain request of {@code requestedAt}: the record
+     * an agent writes just before taking the node offline for that request, so that the mark to come can be told
+     * hpcscale's should the scheduler lose it.
+     */
+    public VmDocument inServiceEchoing(Instant requestedAt) {
+        return new VmDocument(id, poolName, name, jobStatus, schedulerState, false, false, down, exclusive, cpusTotal,
+                cpusUsed, memoryMb, memoryMbUsed, gpus, gpusUsed, jobIds, lastBusyAt, seenAt, requestedAt, agent);
     }
 
     /** Same node state, whenever it was seen. */

@@ -226,6 +226,65 @@ class AgentOccupancyAndMarksTest {
                 .heldByAdministrator());
     }
 
+    /**
+     * The soak's seed 1394: an administrator takes over a node hpcscale had drained, and later returns it to service
+     * while the drain request still stands, so the agent takes it offline again. The store then holds the
+     * administrator's document echoing that request; it is no evidence of hpcscale's mark, so the echo of the node in
+     * service is written before {@code pbsnodes -o}. Here the read after the offline fails, so the offline state is
+     * never recorded, and a server restart drops the comment: the node must still be hpcscale's, or its instance,
+     * whose boot failed, would be left running for good.
+     */
+    @Test
+    void aNodeTakenOfflineAgainAfterAnAdministratorsHoldStaysHpcscalesWhenARestartDropsTheMark() throws Exception {
+        boolean[] failAfterOffline = new boolean[1];
+        SchedulerAdapter failsAfterOffline = new SchedulerAdapter() {
+            private boolean failNextRead;
+
+            @Override
+            public String scheduler() {
+                return scheduler.scheduler();
+            }
+
+            @Override
+            public SchedulerSnapshot read() throws SchedulerReadException {
+                if (failNextRead) {
+                    failNextRead = false;
+                    throw new SchedulerReadException("simulated server busy");
+                }
+                return scheduler.read();
+            }
+
+            @Override
+            public void offline(String node, String reason) throws SchedulerCommandException {
+                scheduler.offline(node, reason);
+                failNextRead = failAfterOffline[0];
+            }
+
+            @Override
+            public void bringBack(String node) throws SchedulerCommandException {
+                scheduler.bringBack(node);
+            }
+        };
+        agent = new Agent(failsAfterOffline, documents, pools, "head", "test");
+        scheduler.putNode(freeNode("n1", "batch", 16));
+        requestDrain("n1");
+        assertTrue(cycle().succeeded());
+        scheduler.putNode(withMark(scheduler.node("n1"), OfflineMark.OTHER));
+        assertTrue(cycle().succeeded());
+        assertTrue(vm("n1").heldByAdministrator());
+
+        scheduler.putNode(withMark(scheduler.node("n1"), OfflineMark.NONE));
+        failAfterOffline[0] = true;
+        assertFalse(cycle().succeeded(), "taken offline again, then the read after it failed");
+        assertTrue(scheduler.node("n1").offlineByHpcscale());
+        failAfterOffline[0] = false;
+        scheduler.putNode(withMark(scheduler.node("n1"), OfflineMark.UNMARKED));
+        agent = new Agent(failsAfterOffline, documents, pools, "head", "test");
+
+        assertEquals(List.of("n1"), cycle().takenOffline(), "the echo written before pbsnodes -o is the evidence");
+        assertTrue(vm("n1").offlineByHpcscale());
+    }
+
     @Test
     void anUnmarkedOfflineNodeWithNoEvidenceIsNeverTakenForHpcscales() throws Exception {
         scheduler.putNode(withMark(freeNode("n1", "batch", 16), OfflineMark.UNMARKED));
