@@ -8,27 +8,35 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * Watches for forgotten instances all through a scenario: one active (starting or running) without its node up,
  * past its pool's boot timeout, through a stretch of calm time (no fault on) in which the scaler should have
  * stopped it. Only calm time counts: while the store is down or the cloud throttles, the scaler cannot act, and
- * must not.
+ * must not. Nor while an administrator holds the instance's node offline: hpcscale leaves such a node as the
+ * administrator left it (DESIGN.md), so the count starts again once the mark is cleared.
  */
 final class ForgottenWatch {
     private final SimulatedCloud cloud;
     private final Map<String, Duration> bootTimeouts;
     private final Duration calmAllowed;
+    private final Predicate<String> heldByAdministrator;
     private final Map<String, Instant> activeSince = new HashMap<>();
     // For each instance found past its boot timeout: the calm time so far when it was.
     private final Map<String, Duration> overdueAtCalm = new HashMap<>();
     private Duration calm = Duration.ZERO;
 
-    /** @param bootTimeouts each pool's boot timeout, by pool name */
-    ForgottenWatch(SimulatedCloud cloud, Map<String, Duration> bootTimeouts, Duration calmAllowed) {
+    /**
+     * @param bootTimeouts        each pool's boot timeout, by pool name
+     * @param heldByAdministrator whether an administrator holds the node of this name offline
+     */
+    ForgottenWatch(SimulatedCloud cloud, Map<String, Duration> bootTimeouts, Duration calmAllowed,
+            Predicate<String> heldByAdministrator) {
         this.cloud = cloud;
         this.bootTimeouts = Map.copyOf(bootTimeouts);
         this.calmAllowed = calmAllowed;
+        this.heldByAdministrator = heldByAdministrator;
         cloud.addListener((pool, instance, from, evicted, at) -> {
             if (instance.state().active() && !from.active()) {
                 activeSince.put(instance.id(), at);
@@ -50,6 +58,10 @@ final class ForgottenWatch {
                 Instant since = activeSince.get(instance.id());
                 if (!instance.state().active() || since == null || cloud.nodeUp(pool.getKey(), instance.nodeName())
                         || !now.isAfter(since.plus(pool.getValue()))) {
+                    continue;
+                }
+                if (heldByAdministrator.test(instance.nodeName())) {
+                    overdueAtCalm.put(instance.id(), calm);
                     continue;
                 }
                 Duration overdueAt = overdueAtCalm.computeIfAbsent(instance.id(), id -> calm);

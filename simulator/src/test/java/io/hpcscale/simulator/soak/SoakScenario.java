@@ -99,7 +99,8 @@ final class SoakScenario {
                 .orElse(false));
         this.audit = new ActionAudit(cluster.cloud(), clock);
         this.forgotten = new ForgottenWatch(cluster.cloud(), pools.stream().collect(Collectors.toMap(
-                PoolConfig::name, PoolConfig::bootTimeout)), FORGOTTEN_AFTER_CALM);
+                PoolConfig::name, PoolConfig::bootTimeout)), FORGOTTEN_AFTER_CALM,
+                cluster.scheduler()::heldByAdministrator);
         this.spot = random.nextInt(3) == 0;
         this.twoScalers = random.nextBoolean();
         this.faultOneIn = 4 + random.nextInt(25);
