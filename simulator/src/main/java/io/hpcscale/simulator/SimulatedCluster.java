@@ -16,6 +16,7 @@ import io.hpcscale.scaler.cloud.SimulatedCloud;
 import io.hpcscale.scaler.plan.Planner;
 import io.hpcscale.scaler.pool.PoolConfig;
 import io.hpcscale.scaler.run.ActionGate;
+import io.hpcscale.scaler.run.ActionHooks;
 import io.hpcscale.scaler.run.CloudThrottles;
 import io.hpcscale.scaler.run.CycleOutcome;
 import io.hpcscale.scaler.run.LeaseHolder;
@@ -111,7 +112,8 @@ public final class SimulatedCluster {
         ScalerLease lease = new ScalerLease(documents, LEASE_TTL, new LeaseHolder(host, process, "simulated-boot"),
                 runningScalerProcesses::contains, Monotonic.following(clock));
         return new Scaler(runtimes, new Scaler.Wiring(documents, new Planner(spec.staleAfter()), events, lease,
-                new ActionGate(), new CloudThrottles(), Runnable::run, clock, false, removals, Duration.ofHours(1)));
+                new ActionGate(), new CloudThrottles(), Runnable::run, clock, false, removals, Duration.ofHours(1),
+                ActionHooks.none()));
     }
 
     /** The scheduler catches up with the clock, then the agent runs one cycle. */

@@ -18,6 +18,7 @@ import io.hpcscale.scaler.plan.Planner;
 import io.hpcscale.scaler.pool.PoolConfig;
 import io.hpcscale.scaler.pool.PoolConfigs;
 import io.hpcscale.scaler.run.ActionGate;
+import io.hpcscale.scaler.run.ActionHooks;
 import io.hpcscale.scaler.run.CloudThrottles;
 import io.hpcscale.scaler.run.PoolRuntime;
 import io.hpcscale.scaler.run.RemovalInbox;
@@ -72,7 +73,8 @@ final class SlurmServices implements AutoCloseable {
         scaler = new Scaler(pools, new Scaler.Wiring(documents,
                 new Planner(scalerSettings.duration("scaler.staleAfter")), recorder,
                 ScalerLease.forThisProcess(documents, Duration.ofMinutes(3)), gate, new CloudThrottles(),
-                Runnable::run, Clock.systemUTC(), false, RemovalInbox.none(), Duration.ofHours(1)));
+                Runnable::run, Clock.systemUTC(), false, RemovalInbox.none(), Duration.ofHours(1),
+                ActionHooks.none()));
     }
 
     void cycle(RealSlurm slurm) throws Exception {

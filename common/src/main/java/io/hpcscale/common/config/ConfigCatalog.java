@@ -258,6 +258,22 @@ public final class ConfigCatalog {
                         + "it exits at once (status 1), killing its commands. Set the systemd unit's TimeoutStopSec "
                         + "a little above it.")
                 .build());
+        keys.add(key("scaler.hooks.before", ValueKind.STRING, null, Set.of(SCALER)).defaultMeaning("none")
+                .describe("A command run before each pool's actions of a cycle (no shell; quotes group words), with "
+                        + "the pool's plan as JSON on standard input. It may refuse any of the actions by answering "
+                        + "{\"veto\": [{\"id\": 2, \"reason\": \"...\"}]}; it cannot add one, and every stop "
+                        + "is still re-checked on a fresh read. A hook that fails, runs past scaler.hooks.timeout or "
+                        + "answers anything else holds the pool's actions for that cycle, each a refused event "
+                        + "(docs/hooks.md). Not run in dry run.")
+                .build());
+        keys.add(key("scaler.hooks.after", ValueKind.STRING, null, Set.of(SCALER)).defaultMeaning("none")
+                .describe("A command run after each pool's actions of a cycle, with each action's outcome as JSON "
+                        + "on standard input; what it prints is ignored, a failure is logged (docs/hooks.md).")
+                .build());
+        keys.add(key("scaler.hooks.timeout", ValueKind.DURATION, "30s", Set.of(SCALER)).minimumMillis(100)
+                .describe("How long a hook may run before it is killed, with its children: the pool's cycle waits "
+                        + "that long at most.")
+                .build());
         keys.add(key("scaler.poolConcurrency", ValueKind.INTEGER, "4", Set.of(SCALER)).minimum(1)
                 .describe("How many pools are planned and acted on at once, so that one pool's slow operation does "
                         + "not hold up the others. A pool whose operation outlasts a cycle is planned again once "

@@ -12,8 +12,10 @@ import java.util.Objects;
  * @param setting     the configuration key that names the program, quoted in errors so the administrator knows
  *                    what to fix; null when the program is not configurable
  * @param environment variables set for this command on top of the runner's (SLURM_CONF, for one)
+ * @param input       what the command reads on its standard input (UTF-8), which is then closed; empty for none
  */
-public record CommandLine(List<String> argv, CommandLimits limits, String setting, Map<String, String> environment) {
+public record CommandLine(List<String> argv, CommandLimits limits, String setting, Map<String, String> environment,
+        String input) {
     public CommandLine {
         argv = List.copyOf(argv);
         if (argv.isEmpty()) {
@@ -21,10 +23,20 @@ public record CommandLine(List<String> argv, CommandLimits limits, String settin
         }
         Objects.requireNonNull(limits, "limits");
         environment = Map.copyOf(environment);
+        input = input == null ? "" : input;
+    }
+
+    public CommandLine(List<String> argv, CommandLimits limits, String setting, Map<String, String> environment) {
+        this(argv, limits, setting, environment, "");
     }
 
     public CommandLine(List<String> argv, CommandLimits limits, String setting) {
         this(argv, limits, setting, Map.of());
+    }
+
+    /** The same command, reading {@code text} on its standard input. */
+    public CommandLine withInput(String text) {
+        return new CommandLine(argv, limits, setting, environment, text);
     }
 
     public String program() {

@@ -4,7 +4,8 @@ package io.hpcscale.common.exec;
 public final class CommandOutputTooLargeException extends CommandException {
     public CommandOutputTooLargeException(CommandLine command) {
         super(command, "`" + command.display() + "` printed more than " + command.limits().maxOutputBytes()
-                + " bytes; raise " + command.limits().maxOutputSetting() + " if the cluster is really this large",
+                + " bytes" + (command.limits().maxOutputSetting() == null ? ": nothing longer is read"
+                        : "; raise " + command.limits().maxOutputSetting() + " if the cluster is really this large"),
                 null);
     }
 }

@@ -1,5 +1,6 @@
 package io.hpcscale.common.exec;
 
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -63,7 +64,8 @@ final class RunningCommand {
                 .environment(environment)
                 .environment(command.environment())
                 .redirectErrorStream(false)
-                .streams(new Pumps(cappedStdout, new CappedOutput(STDERR_KEPT_BYTES, () -> { }, stderr)))
+                .streams(new Pumps(cappedStdout, new CappedOutput(STDERR_KEPT_BYTES, () -> { }, stderr),
+                        new ByteArrayInputStream(command.input().getBytes(StandardCharsets.UTF_8))))
                 .timeout(command.limits().timeout().toMillis(), TimeUnit.MILLISECONDS)
                 .closeTimeout(LINGER_MILLIS, TimeUnit.MILLISECONDS)
                 .stopper(new GroupStopper())
@@ -274,8 +276,8 @@ final class RunningCommand {
 
     /** zt-exec's pumps, with an empty stdin and a stdout pump that reads in large pieces. */
     private static final class Pumps extends PumpStreamHandler {
-        Pumps(OutputStream stdout, OutputStream stderr) {
-            super(stdout, stderr, InputStream.nullInputStream());
+        Pumps(OutputStream stdout, OutputStream stderr, InputStream stdin) {
+            super(stdout, stderr, stdin);
         }
 
         @Override

@@ -45,6 +45,13 @@ class ZtExecCommandRunnerTest {
     }
 
     @Test
+    void givesTheCommandItsInputOnStandardInputAndClosesIt() throws Exception {
+        String input = "{\"pool\": \"b\u00e9ta\"}";
+        assertEquals(input, runner.run(command(LIMITS, "cat").withInput(input)).stdoutText());
+        assertEquals("", runner.run(command(LIMITS, "cat")).stdoutText(), "no input: an empty, closed stdin");
+    }
+
+    @Test
     void runsCommandsInTheCLocale() throws Exception {
         assertEquals("C\n", runner.run(command(LIMITS, "sh", "-c", "echo $LC_ALL")).stdoutText());
     }

@@ -19,6 +19,7 @@ import io.hpcscale.scaler.pool.PoolConfigs;
 import io.hpcscale.scaler.removal.RemovalQueueSettings;
 import io.hpcscale.scaler.removal.StorageQueueRemovalQueue;
 import io.hpcscale.scaler.run.ActionGate;
+import io.hpcscale.scaler.run.ActionHooks;
 import io.hpcscale.scaler.run.CloudThrottles;
 import io.hpcscale.scaler.run.CycleOutcome;
 import io.hpcscale.scaler.run.PoolRuntime;
@@ -142,7 +143,8 @@ final class ScalerRuntime implements AutoCloseable {
         Scaler scaler = new Scaler(pools, new Scaler.Wiring(documents,
                 new Planner(settings.duration("scaler.staleAfter")), events,
                 ScalerLease.forThisProcess(documents, leaseTtl), gate, new CloudThrottles(), poolThreads, clock,
-                dryRun, removals, settings.duration("scaler.fullReadInterval")));
+                dryRun, removals, settings.duration("scaler.fullReadInterval"),
+                ActionHooks.fromSettings(settings, new ZtExecCommandRunner())));
         return new ScalerRuntime(store, scaler, poolThreads, removals, clock, settings, observability);
     }
 

@@ -26,11 +26,13 @@ import java.util.Optional;
  * the pool's state as pending, so that a scaler killed during a call finds out, when it starts again, what may
  * have happened; once the outcomes are known they replace the pending marks. Stops are re-checked by
  * {@link StopGuard} on a fresh read before the intents are written, starts by {@code StartGuard} just before their
- * call ({@link StartCalls}).
+ * call ({@link StartCalls}). The administrator's hooks, if any, run before the first action, and may refuse some,
+ * and after the last ({@link ActionHooks}).
  */
 final class Actuation {
     private final PoolRuntime pool;
-    private final Plan plan;
+    /** The plan as made, then as the before hook leaves it ({@link ActionHooks}). */
+    private Plan plan;
     private final Instant now;
     private final CycleContext context;
     private final PoolLedger ledger;
@@ -67,12 +69,17 @@ final class Actuation {
             plan.actions().forEach(action -> ledger.event(action, Outcome.DRY_RUN));
             return ledger.events();
         }
+        Plan planned = plan;
+        ActionHooks.Verdict verdict = context.hooks().before(planned, now);
+        verdict.refused().forEach(refusal -> ledger.event(refusal.action(), Outcome.refused(refusal.reason())));
+        plan = verdict.approved();
         plan.cancels().forEach(cancel -> ledger.event(cancel, documents.withdrawDrain(cancel.node())));
         plan.drains().forEach(drain -> ledger.event(drain, documents.requestDrain(drain.node(), drain.reason())));
         plan.powerDone().forEach(done -> ledger.event(done, documents.forgetPowerRequest(done.node())));
         new RemovalSteps(pool, plan, now, context, ledger).run();
         callCloud();
         documents.announceDrains();
+        context.hooks().after(planned, ledger.events(), now);
         return ledger.events();
     }
 

@@ -5,8 +5,9 @@ import io.hpcscale.scaler.plan.Planner;
 
 /**
  * What every pool's cycle shares: the store, the planner, the event recorder, the gate, the throttles, the queue
- * of removal requests and the usage recorder.
+ * of removal requests, the usage recorder and the administrator's hooks.
  */
 record CycleContext(DocumentStore store, ScalerStateStore states, Planner planner, ScalerEvents events,
-        ActionGate gate, CloudThrottles throttles, boolean dryRun, RemovalInbox removals, UsageRecorder usage) {
+        ActionGate gate, CloudThrottles throttles, boolean dryRun, RemovalInbox removals, UsageRecorder usage,
+        ActionHooks hooks) {
 }

@@ -47,10 +47,11 @@ public final class Scaler {
      *                 the simulator (every cycle then ends with all its pools done)
      * @param removals the removal requests of nodes, received once per cycle ({@link RemovalInbox#none()}: none)
      * @param fullReadEvery how often each pool's documents are read whole rather than only what changed
+     * @param hooks    the administrator's commands around each pool's actions ({@link ActionHooks#none()}: none)
      */
     public record Wiring(DocumentStore store, Planner planner, ScalerEvents events, ScalerLease lease,
             ActionGate gate, CloudThrottles throttles, Executor executor, Clock clock, boolean dryRun,
-            RemovalInbox removals, Duration fullReadEvery) {
+            RemovalInbox removals, Duration fullReadEvery, ActionHooks hooks) {
     }
 
     private record InFlight(CompletableFuture<List<PoolOutcome>> outcomes, Instant since) {
@@ -74,7 +75,7 @@ public final class Scaler {
         this.reads = new PoolReads(wiring.store(), wiring.clock(), wiring.fullReadEvery());
         this.context = new CycleContext(wiring.store(), new ScalerStateStore(wiring.store()), wiring.planner(),
                 wiring.events(), wiring.gate(), wiring.throttles(), wiring.dryRun(), wiring.removals(),
-                new UsageRecorder(wiring.store()));
+                new UsageRecorder(wiring.store()), wiring.hooks());
         if (!wiring.dryRun()) {
             wiring.gate().requireLease(wiring.lease());
         }

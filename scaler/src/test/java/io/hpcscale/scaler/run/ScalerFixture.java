@@ -51,8 +51,23 @@ final class ScalerFixture {
 
     Scaler scaler(ClusterLoadStore store, boolean dryRun, String host, Executor executor, PoolConfig... pools) {
         DocumentStore documents = new DocumentStore(store);
+        return TestScalers.scaler(runtimes(pools), documents, recorder(documents, dryRun), clock, dryRun, host,
+                executor);
+    }
+
+    /** A scaler that runs the administrator's hooks around each pool's actions. */
+    Scaler scaler(ActionHooks hooks, PoolConfig... pools) {
+        DocumentStore documents = new DocumentStore(memory);
+        return TestScalers.scaler(runtimes(pools), documents, recorder(documents, false), clock, hooks);
+    }
+
+    private ScalerEvents recorder(DocumentStore documents, boolean dryRun) {
         ScalerEvents recorder = new ScalerEvents(documents, Duration.ofDays(7), !dryRun);
         recorder.addListener(events::add);
+        return recorder;
+    }
+
+    private List<PoolRuntime> runtimes(PoolConfig... pools) {
         List<PoolRuntime> runtimes = new ArrayList<>();
         for (PoolConfig pool : pools) {
             if (!cloud.hasScaleSet(pool.name())) {
@@ -60,7 +75,7 @@ final class ScalerFixture {
             }
             runtimes.add(new PoolRuntime(pool, providers.apply(cloud.provider(pool.name()))));
         }
-        return TestScalers.scaler(runtimes, documents, recorder, clock, dryRun, host, executor);
+        return runtimes;
     }
 
     void agentReported(String... pools) {

@@ -33,20 +33,29 @@ public final class TestScalers {
     /** A scaler whose pools run on the executor given, as the service's do. */
     public static Scaler scaler(List<PoolRuntime> pools, DocumentStore documents, ScalerEvents events,
             Clock clock, boolean dryRun, String host, Executor executor) {
-        return scaler(pools, documents, events, clock, dryRun, host, executor, RemovalInbox.none());
+        return scaler(pools, documents, events, clock, dryRun, host, executor, RemovalInbox.none(),
+                ActionHooks.none());
     }
 
     /** A scaler that takes nodes' removal requests from {@code removals}. */
     public static Scaler scaler(List<PoolRuntime> pools, DocumentStore documents, ScalerEvents events,
             Clock clock, String host, RemovalInbox removals) {
-        return scaler(pools, documents, events, clock, false, host, Runnable::run, removals);
+        return scaler(pools, documents, events, clock, false, host, Runnable::run, removals, ActionHooks.none());
+    }
+
+    /** A scaler that runs the administrator's hooks around each pool's actions. */
+    public static Scaler scaler(List<PoolRuntime> pools, DocumentStore documents, ScalerEvents events,
+            Clock clock, ActionHooks hooks) {
+        return scaler(pools, documents, events, clock, false, "test-host", Runnable::run, RemovalInbox.none(), hooks);
     }
 
     private static synchronized Scaler scaler(List<PoolRuntime> pools, DocumentStore documents,
-            ScalerEvents events, Clock clock, boolean dryRun, String host, Executor executor, RemovalInbox removals) {
+            ScalerEvents events, Clock clock, boolean dryRun, String host, Executor executor, RemovalInbox removals,
+            ActionHooks hooks) {
         ScalerLease lease = new ScalerLease(documents, Duration.ofMinutes(3),
                 new LeaseHolder(host, nextProcess++, "test-boot"), pid -> false, Monotonic.following(clock));
         return new Scaler(pools, new Scaler.Wiring(documents, new Planner(Duration.ofMinutes(6)), events, lease,
-                new ActionGate(), new CloudThrottles(), executor, clock, dryRun, removals, Duration.ofHours(1)));
+                new ActionGate(), new CloudThrottles(), executor, clock, dryRun, removals, Duration.ofHours(1),
+                hooks));
     }
 }
