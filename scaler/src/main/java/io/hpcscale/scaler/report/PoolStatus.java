@@ -4,6 +4,9 @@ import io.hpcscale.common.model.AgentDocument;
 import io.hpcscale.common.model.LastAction;
 import io.hpcscale.scaler.run.PoolCensus;
 import java.time.Instant;
+import java.util.Collections;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 /**
  * One pool as {@code status} shows it.
@@ -15,7 +18,14 @@ import java.time.Instant;
  * @param lastAction    the scaler's most recent action on the pool, or null
  * @param agent         the freshest heartbeat of an agent serving the pool, or null if none has written one
  * @param problem       why the pool could not be listed or planned, or null
+ * @param sealedScaleSets for a pool spread over several scale sets, those sealed (no growth is asked of them), each
+ *                      with when and why, as the scaler recorded them; empty for others
  */
 public record PoolStatus(String pool, PoolCensus census, boolean fixed, int min, int max, Instant backoffUntil,
-        String backoffReason, LastAction lastAction, AgentDocument agent, String problem) {
+        String backoffReason, LastAction lastAction, AgentDocument agent, String problem,
+        SortedMap<String, String> sealedScaleSets) {
+
+    public PoolStatus {
+        sealedScaleSets = Collections.unmodifiableSortedMap(new TreeMap<>(sealedScaleSets));
+    }
 }

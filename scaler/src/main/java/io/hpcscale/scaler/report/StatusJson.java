@@ -50,6 +50,10 @@ public final class StatusJson {
                     census.heldByAdministrator().forEach(p.putArray("heldByAdministrator")::add);
                 }
             }
+            if (!pool.sealedScaleSets().isEmpty()) {
+                ObjectNode sealed = p.putObject("sealedScaleSets");
+                pool.sealedScaleSets().forEach(sealed::put);
+            }
             if (pool.backoffUntil() != null) {
                 p.putObject("backoff").put("until", pool.backoffUntil().toString())
                         .put("reason", pool.backoffReason());

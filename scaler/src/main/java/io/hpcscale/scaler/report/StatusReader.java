@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Puts {@code status} together from a planning cycle (which lists each pool's instances and reads its documents, and
@@ -47,7 +48,8 @@ public final class StatusReader {
                 statuses.add(new PoolStatus(outcome.pool(), outcome.census(), config.fixed(), config.min(),
                         config.max(), backingOff ? state.backoffUntil() : null,
                         backingOff ? state.backoffReason() : null, state == null ? null : state.lastAction(),
-                        freshestServing(agents, outcome.pool()), outcome.problem()));
+                        freshestServing(agents, outcome.pool()), outcome.problem(),
+                        state == null ? new TreeMap<>() : state.sealedScaleSets()));
             }
             return new ScalerStatus(planned.at(), lease, statuses, null);
         } catch (StoreException e) {

@@ -46,6 +46,7 @@ public final class StatusText {
                             + "administrator, left alone: " + String.join(", ", census.heldByAdministrator())));
                 }
             }
+            pool.sealedScaleSets().forEach((scaleSet, why) -> lines.add("  sealed     " + scaleSet + ": " + why));
             lines.add("  backoff    " + (pool.backoffUntil() == null ? "none"
                     : yellow("until " + pool.backoffUntil() + " (" + age(status.at(), pool.backoffUntil())
                             + " from now): " + pool.backoffReason())));

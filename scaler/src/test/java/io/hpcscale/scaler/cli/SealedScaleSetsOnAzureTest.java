@@ -93,6 +93,9 @@ class SealedScaleSetsOnAzureTest {
         String sealed = ScalerCommandLine.once(config);
         assertTrue(set("farm-2").model().path("tags").has("hpcscale-sealed"), sealed);
         assertTrue(state().sealedScaleSets().containsKey("farm-2"), "recorded in the scaler's state");
+        ScalerCommandLine.Run status = ScalerCommandLine.run("status", "--config", config.toString());
+        assertTrue(status.output().contains("sealed     farm-2: "), "status shows the seal: " + status.output());
+        assertTrue(status.output().contains("AllocationFailed"), status.output());
         assertEquals(2, active("farm-3"), "made up the difference: " + sealed);
         assertEquals(7, active("farm") + active("farm-2") + active("farm-3"));
 
