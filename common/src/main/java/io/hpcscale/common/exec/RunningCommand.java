@@ -31,9 +31,10 @@ import org.zeroturnaround.exec.stream.StreamPumper;
  * One command of {@link ZtExecCommandRunner}, started and waited for by zt-exec on a thread of its own, while the
  * caller reads its output from {@link #stdout()} as it comes.
  *
- * <p>The command gets an empty stdin and runs in a process group of its own ({@link ProcessGroups}). One that times
- * out or prints too much is killed with its whole group. One that exited but left a background child holding its
- * output open is not waited for beyond a short linger: what is left of its group is killed then, and its output ends
+ * <p>The command reads its {@link CommandLine#input} (most get none), then end of file, and runs in a process group
+ * of its own ({@link ProcessGroups}). One that times out or prints too much is killed with its whole group. One that
+ * exited but left a background child holding its output open is not waited for beyond a short linger: what is left
+ * of its group is killed then, and its output ends
  * there for the reader, rather than holding the call up until the timeout. A background child that let go of the
  * output (a power script's {@code nohup ... >/dev/null &}) is left alone.
  */
@@ -274,7 +275,7 @@ final class RunningCommand {
         }
     }
 
-    /** zt-exec's pumps, with an empty stdin and a stdout pump that reads in large pieces. */
+    /** zt-exec's pumps: the command's input on its stdin, and a stdout pump that reads in large pieces. */
     private static final class Pumps extends PumpStreamHandler {
         Pumps(OutputStream stdout, OutputStream stderr, InputStream stdin) {
             super(stdout, stderr, stdin);

@@ -6,9 +6,9 @@ import java.io.InterruptedIOException;
 import java.util.Map;
 
 /**
- * Runs commands with zt-exec ({@link RunningCommand}). Commands get an empty stdin and the C locale (stable output to
- * parse), and run in a process group of their own ({@link ProcessGroups}): a signal to hpcscale does not reach them,
- * so the call in flight finishes when hpcscale is asked to stop.
+ * Runs commands with zt-exec ({@link RunningCommand}). Commands get their input (most none) and the C locale (stable
+ * output to parse), and run in a process group of their own ({@link ProcessGroups}): a signal to hpcscale does not
+ * reach them, so the call in flight finishes when hpcscale is asked to stop.
  */
 public final class ZtExecCommandRunner implements CommandRunner {
     private final Map<String, String> environment;

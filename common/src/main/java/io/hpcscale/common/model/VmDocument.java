@@ -73,9 +73,11 @@ public record VmDocument(
     }
 
     /**
-     * The node in service, as the agent has just read it, echoing the drain request of {@code requestedAt}: the record
-     * an agent writes just before taking the node offline for that request, so that the mark to come can be told
-     * hpcscale's should the scheduler lose it.
+     * This document with the node in service (as the agent has just read it) echoing the drain request of
+     * {@code requestedAt}: the record an agent writes just before taking the node offline for that request, so that
+     * the mark to come can be told hpcscale's should the scheduler lose it. Its other fields are as last written; the
+     * cycle's own write replaces it moments later, and no stop that waits for the drain handshake is allowed on it
+     * (it shows no offline by hpcscale).
      */
     public VmDocument inServiceEchoing(Instant requestedAt) {
         return new VmDocument(id, poolName, name, jobStatus, schedulerState, false, false, down, exclusive, cpusTotal,

@@ -7,7 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * How a pool grows, whatever decided it should ({@link ScaleUp}, {@link FixedTarget}): stopped instances start,
+ * How a pool grows, whatever decided it should ({@link ScaleUp}, {@link KeepFixedTarget}): stopped instances start,
  * by node name, before new ones are created; the pool's max, its per-cycle step and backoff bound it. A stopped
  * instance whose node an administrator holds offline is never started.
  */

@@ -86,25 +86,32 @@ public final class ActionHooks {
     record Verdict(Plan approved, List<Refusal> refused) {
     }
 
-    /** The plan as the before hook leaves it; the whole plan when there is no hook or nothing to do. */
+    /**
+     * The plan as the before hook leaves it; the whole plan when there is no hook or nothing to offer it. Taking a
+     * node's removal request on and answering its message are not offered: they only record what a node asked, and
+     * a message left unanswered comes back until it is set aside as poison, losing the request. The removal itself
+     * (the deletion) is offered.
+     */
     Verdict before(Plan plan, Instant now) throws InterruptedException {
-        if (before == null || plan.actions().isEmpty()) {
+        List<Plan.Action> offered = plan.actions().stream().filter(ActionHooks::offered).toList();
+        if (before == null || offered.isEmpty()) {
             return new Verdict(plan, List.of());
         }
+        List<Plan.Action> approved = new ArrayList<>(plan.actions().stream().filter(a -> !offered(a)).toList());
+        List<Refusal> refused = new ArrayList<>();
         Map<Integer, String> vetoed;
         try {
-            String answer = runner.run(before.withInput(planJson(plan, now))).stdoutText();
-            vetoed = vetoes(answer, plan.actions().size());
+            String answer = runner.run(before.withInput(planJson(plan.pool(), offered, now))).stdoutText();
+            vetoed = vetoes(answer, offered.size());
         } catch (CommandException | HookAnswerException e) {
-            String why = "the before hook (" + BEFORE + ") failed, so nothing of the pool's plan is done this cycle: "
-                    + e.getMessage();
+            String why = "the before hook (" + BEFORE + ") failed, so none of the actions it was offered is carried "
+                    + "out this cycle: " + e.getMessage();
             log.warn("pool={} {}", plan.pool(), why);
-            return new Verdict(only(plan, List.of()), plan.actions().stream().map(a -> new Refusal(a, why)).toList());
+            offered.forEach(action -> refused.add(new Refusal(action, why)));
+            return new Verdict(only(plan, approved), refused);
         }
-        List<Plan.Action> approved = new ArrayList<>();
-        List<Refusal> refused = new ArrayList<>();
-        for (int id = 1; id <= plan.actions().size(); id++) {
-            Plan.Action action = plan.actions().get(id - 1);
+        for (int id = 1; id <= offered.size(); id++) {
+            Plan.Action action = offered.get(id - 1);
             if (vetoed.containsKey(id)) {
                 refused.add(new Refusal(action, "vetoed by the before hook (" + BEFORE + "): " + vetoed.get(id)));
             } else {
@@ -114,15 +121,23 @@ public final class ActionHooks {
         return new Verdict(only(plan, approved), refused);
     }
 
-    /** Tells the after hook what came of the pool's actions; a failure is only logged. */
-    void after(Plan plan, List<ScalerEvent> events, Instant now) throws InterruptedException {
-        if (after == null || plan.actions().isEmpty()) {
+    private static boolean offered(Plan.Action action) {
+        return !(action instanceof Plan.Acceptance) && !(action instanceof Plan.RemovalAnswer);
+    }
+
+    /**
+     * Tells the after hook what came of the pool's actions, and what the cycle's listing found (evictions, settled
+     * actions); conditions the planner noted are left out, as they repeat every cycle. A failure is only logged.
+     */
+    void after(String pool, List<ScalerEvent> events, Instant now) throws InterruptedException {
+        List<ScalerEvent> outcomes = events.stream().filter(e -> e.kind().action() || e.outcome().ok()).toList();
+        if (after == null || outcomes.isEmpty()) {
             return;
         }
         try {
-            runner.run(after.withInput(outcomesJson(plan.pool(), events, now)));
+            runner.run(after.withInput(outcomesJson(pool, outcomes, now)));
         } catch (CommandException e) {
-            log.warn("pool={} the after hook ({}) failed: {}", plan.pool(), AFTER, e.getMessage());
+            log.warn("pool={} the after hook ({}) failed: {}", pool, AFTER, e.getMessage());
         }
     }
 
@@ -132,11 +147,11 @@ public final class ActionHooks {
     }
 
     /** {"pool", "at", "actions": [{"id", "action", "subjects", "reason"}]}: ids count from 1 in plan order. */
-    static String planJson(Plan plan, Instant now) {
-        ObjectNode root = JSON.createObjectNode().put("pool", plan.pool()).put("at", now.toString());
+    private static String planJson(String pool, List<Plan.Action> offered, Instant now) {
+        ObjectNode root = JSON.createObjectNode().put("pool", pool).put("at", now.toString());
         ArrayNode actions = root.putArray("actions");
-        for (int i = 0; i < plan.actions().size(); i++) {
-            Plan.Action action = plan.actions().get(i);
+        for (int i = 0; i < offered.size(); i++) {
+            Plan.Action action = offered.get(i);
             ObjectNode node = actions.addObject().put("id", i + 1).put("action", action.event().wireName());
             action.subjects().forEach(node.putArray("subjects")::add);
             node.put("reason", action.description());
@@ -145,7 +160,7 @@ public final class ActionHooks {
     }
 
     /** {"pool", "at", "outcomes": [{"action", "subjects", "reason", "outcome"}]}, one per event of the pool's cycle. */
-    static String outcomesJson(String pool, List<ScalerEvent> events, Instant now) {
+    private static String outcomesJson(String pool, List<ScalerEvent> events, Instant now) {
         ObjectNode root = JSON.createObjectNode().put("pool", pool).put("at", now.toString());
         ArrayNode outcomes = root.putArray("outcomes");
         for (ScalerEvent event : events) {
@@ -161,7 +176,7 @@ public final class ActionHooks {
      *
      * @throws HookAnswerException the answer is not of that form, or names an action the plan does not have
      */
-    static Map<Integer, String> vetoes(String answer, int actions) throws HookAnswerException {
+    private static Map<Integer, String> vetoes(String answer, int actions) throws HookAnswerException {
         if (answer.isBlank()) {
             return Map.of();
         }

@@ -69,17 +69,22 @@ final class Actuation {
             plan.actions().forEach(action -> ledger.event(action, Outcome.DRY_RUN));
             return ledger.events();
         }
-        Plan planned = plan;
-        ActionHooks.Verdict verdict = context.hooks().before(planned, now);
-        verdict.refused().forEach(refusal -> ledger.event(refusal.action(), Outcome.refused(refusal.reason())));
-        plan = verdict.approved();
+        // A scaler shutting down or without its lease calls nothing more: no hook is waited for either.
+        boolean hooked = context.gate().open();
+        if (hooked) {
+            ActionHooks.Verdict verdict = context.hooks().before(plan, now);
+            verdict.refused().forEach(refusal -> ledger.event(refusal.action(), Outcome.refused(refusal.reason())));
+            plan = verdict.approved();
+        }
         plan.cancels().forEach(cancel -> ledger.event(cancel, documents.withdrawDrain(cancel.node())));
         plan.drains().forEach(drain -> ledger.event(drain, documents.requestDrain(drain.node(), drain.reason())));
         plan.powerDone().forEach(done -> ledger.event(done, documents.forgetPowerRequest(done.node())));
         new RemovalSteps(pool, plan, now, context, ledger).run();
         callCloud();
         documents.announceDrains();
-        context.hooks().after(planned, ledger.events(), now);
+        if (hooked && context.gate().open()) {
+            context.hooks().after(pool.name(), ledger.events(), now);
+        }
         return ledger.events();
     }
 

@@ -18,6 +18,10 @@ import io.hpcscale.scaler.cloud.PowerState;
 import io.hpcscale.scaler.plan.Demand;
 import io.hpcscale.scaler.plan.EventKind;
 import io.hpcscale.scaler.plan.Plan;
+import io.hpcscale.scaler.removal.Delivery;
+import io.hpcscale.scaler.removal.RemovalMessage;
+import io.hpcscale.scaler.removal.RemovalRequest;
+import io.hpcscale.scaler.removal.VmResourceId;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -82,6 +86,26 @@ class ActionHooksTest {
     }
 
     @Test
+    void aNodesRemovalRequestIsTakenOnWhateverTheHookSaysButItsDeletionIsOffered() throws Exception {
+        RemovalMessage.Request asks = new RemovalMessage.Request(new Delivery("m1", "receipt", 1, NOW), "{}",
+                new RemovalRequest(VmResourceId.parse("/subscriptions/s/resourceGroups/rg/providers/"
+                        + "Microsoft.Compute/virtualMachineScaleSets/a/virtualMachines/4"), "a", null, NOW,
+                        "hpcscale-delete-me", "done"));
+        Plan.Acceptance acceptance = new Plan.Acceptance(asks, "a_4");
+        Plan.Removal removal = new Plan.Removal(new Instance("a_4", "a-vm004", PowerState.RUNNING), "a-vm004", "a",
+                "asked by hpcscale-delete-me");
+        Plan withRemoval = new Plan("a", List.of(acceptance, removal), List.of(), List.of(), 0, null, Demand.none(),
+                Set.of());
+        Path seen = dir.resolve("seen.json");
+        ActionHooks.Verdict verdict = before("cat > " + seen + "; exit 1").before(withRemoval, NOW);
+        assertEquals(List.of(acceptance), verdict.approved().actions(), "its message is answered");
+        assertEquals(List.of(removal), verdict.refused().stream().map(ActionHooks.Refusal::action).toList());
+        JsonNode offered = JSON.readTree(Files.readString(seen)).path("actions");
+        assertEquals(1, offered.size());
+        assertEquals("remove", offered.get(0).path("action").asText());
+    }
+
+    @Test
     void aVetoTakesTheActionOutOfThePlanWithTheHooksReason() throws Exception {
         ActionHooks.Verdict verdict = before("cat > /dev/null; echo '{\"veto\": [{\"id\": 3, \"reason\": "
                 + "\"maintenance window until 18:00\"}]}'").before(plan, NOW);
@@ -131,18 +155,21 @@ class ActionHooksTest {
     void theAfterHookReadsEveryOutcome() throws Exception {
         Path seen = dir.resolve("outcomes.json");
         ActionHooks hooks = hooks(Map.of("scaler.hooks.after", script("after", "cat > " + seen).toString()));
-        hooks.after(plan, List.of(new ScalerEvent(NOW, "a", EventKind.START, List.of("vm_1"), "needed", Outcome.OK),
+        hooks.after("a", List.of(new ScalerEvent(NOW, "a", EventKind.START, List.of("vm_1"), "needed", Outcome.OK),
+                new ScalerEvent(NOW, "a", EventKind.AT_MAX, List.of(), "3 queued jobs need more nodes than the max",
+                        Outcome.REFUSED),
                 new ScalerEvent(NOW, "a", EventKind.STOP, List.of("vm_3"), "drained",
                         Outcome.refused("the scheduler lists a job on its node"))), NOW);
         JsonNode outcomes = JSON.readTree(Files.readString(seen)).path("outcomes");
-        assertEquals(2, outcomes.size());
+        assertEquals(2, outcomes.size(), "a condition the planner noted is no outcome: " + outcomes);
         assertEquals("ok", outcomes.get(0).path("outcome").asText());
         assertEquals("refused: the scheduler lists a job on its node", outcomes.get(1).path("outcome").asText());
     }
 
     @Test
     void anAfterHookThatFailsChangesNothing() throws Exception {
-        hooks(Map.of("scaler.hooks.after", script("after", "exit 1").toString())).after(plan, List.of(), NOW);
+        hooks(Map.of("scaler.hooks.after", script("after", "exit 1").toString())).after("a", List.of(
+                new ScalerEvent(NOW, "a", EventKind.START, List.of("vm_1"), "needed", Outcome.OK)), NOW);
     }
 
     @Test
@@ -173,7 +200,7 @@ class ActionHooksTest {
     @Test
     void theDocumentedActionLogHookWritesOneLinePerOutcome() throws Exception {
         Path log = dir.resolve("actions.log");
-        hooks(Map.of("scaler.hooks.after", EXAMPLES.resolve("hpcscale-action-log") + " " + log)).after(plan,
+        hooks(Map.of("scaler.hooks.after", EXAMPLES.resolve("hpcscale-action-log") + " " + log)).after("a",
                 List.of(new ScalerEvent(NOW, "a", EventKind.START, List.of("vm_1"), "needed", Outcome.OK)), NOW);
         assertEquals(List.of("2026-11-22T08:00:00Z a start vm_1 ok: needed"), Files.readAllLines(log));
     }
