@@ -72,7 +72,8 @@ public final class ActionHooks {
             try {
                 return new CommandLine(CommandTemplate.parse(text, Set.of()).render(Map.of()), limits, key);
             } catch (IllegalArgumentException e) {
-                problems.add(key + " = " + text + ": " + e.getMessage());
+                // Not the command's text: an option of it may be secret, and a start-up error reaches the journal.
+                problems.add(key + " cannot be read as a command: " + e.getMessage());
                 return null;
             }
         }).orElse(null);
