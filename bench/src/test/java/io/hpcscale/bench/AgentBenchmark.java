@@ -10,7 +10,6 @@ import io.hpcscale.common.agent.FakeSchedulerAdapter;
 import io.hpcscale.common.agent.PoolMap;
 import io.hpcscale.common.agent.SchedulerAdapter;
 import io.hpcscale.common.agent.SchedulerJob;
-import io.hpcscale.common.config.Component;
 import io.hpcscale.common.config.ConfigCatalog;
 import io.hpcscale.common.config.ConfigLoader;
 import io.hpcscale.common.config.Settings;
@@ -63,7 +62,7 @@ class AgentBenchmark {
         byte[] nodes = PbsOutputs.pbsnodes(NODES, QUEUES, JOBS);
         byte[] queues = "{\"timestamp\":1,\"pbs_version\":\"2022.1.7\",\"pbs_server\":\"pbsserver\",\"Queue\":{}}"
                 .getBytes();
-        Settings settings = new ConfigLoader(ConfigCatalog.standard()).fromMap(poolSettings(), Component.PBS_AGENT);
+        Settings settings = new ConfigLoader(ConfigCatalog.installed()).fromMap(poolSettings(), PbsAgentMain.PROGRAM);
         CommandRunner runner = prepared(queues, jobs, nodes);
         SchedulerAdapter adapter = PbsAgentMain.definition().adapterFactory().create(settings, runner);
         // The agent's default store: its documents live in the file, not in the agent's heap.
@@ -114,7 +113,7 @@ class AgentBenchmark {
         for (int i = 0; i < JOBS; i++) {
             scheduler.putJob(job(i, JobState.Queued));
         }
-        Settings settings = new ConfigLoader(ConfigCatalog.standard()).fromMap(poolSettings(), Component.PBS_AGENT);
+        Settings settings = new ConfigLoader(ConfigCatalog.installed()).fromMap(poolSettings(), PbsAgentMain.PROGRAM);
         try (CountingStore store = new CountingStore(new SqliteClusterLoadStore(dir.resolve("bench.db"),
                 Duration.ofSeconds(10), Clock.systemUTC()))) {
             Agent agent = new Agent(scheduler, new DocumentStore(store), PoolMap.fromSettings(settings, "queue"),

@@ -2,7 +2,6 @@ package io.hpcscale.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.hpcscale.common.config.Component;
 import io.hpcscale.common.config.ConfigCatalog;
 import io.hpcscale.common.config.ConfigLoader;
 import io.hpcscale.common.config.Settings;
@@ -36,6 +35,7 @@ import io.hpcscale.scaler.run.PoolRuntime;
 import io.hpcscale.scaler.run.Scaler;
 import io.hpcscale.scaler.run.ScalerEvents;
 import io.hpcscale.scaler.run.TestScalers;
+import io.hpcscale.scaler.ScalerProgram;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -89,7 +89,7 @@ class ArmRequestsBenchmark {
         values.put("pool.hb.azure.resourceGroup", rg);
         values.put("pool.hb.azure.scaleSet", "hb");
         values.put("pool.hb.azure.nodeName", "vmName");
-        Settings settings = new ConfigLoader(ConfigCatalog.standard()).fromMap(values, Component.SCALER);
+        Settings settings = new ConfigLoader(ConfigCatalog.installed()).fromMap(values, ScalerProgram.PROGRAM);
         InMemoryClusterLoadStore memory = new InMemoryClusterLoadStore(Clock.systemUTC());
         DocumentStore documents = new DocumentStore(memory);
         ActionGate gate = new ActionGate();

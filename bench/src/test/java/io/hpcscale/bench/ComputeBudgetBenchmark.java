@@ -2,7 +2,6 @@ package io.hpcscale.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.hpcscale.common.config.Component;
 import io.hpcscale.common.config.ConfigCatalog;
 import io.hpcscale.common.config.ConfigLoader;
 import io.hpcscale.common.config.Settings;
@@ -41,6 +40,7 @@ import io.hpcscale.scaler.run.PoolRuntime;
 import io.hpcscale.scaler.run.Scaler;
 import io.hpcscale.scaler.run.ScalerEvents;
 import io.hpcscale.scaler.run.TestScalers;
+import io.hpcscale.scaler.ScalerProgram;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -99,7 +99,7 @@ class ComputeBudgetBenchmark {
             values.put("pool." + pool + ".azure.scaleSet", pool);
             values.put("pool." + pool + ".azure.nodeName", "vmName");
         }
-        Settings settings = new ConfigLoader(ConfigCatalog.standard()).fromMap(values, Component.SCALER);
+        Settings settings = new ConfigLoader(ConfigCatalog.installed()).fromMap(values, ScalerProgram.PROGRAM);
         TestPace pace = new TestPace(clock);
         DocumentStore documents = new DocumentStore(new InMemoryClusterLoadStore(clock));
         CloudProviders providers = new CloudProviders(settings, new ZtExecCommandRunner(), new SimulatedCloud(clock),

@@ -4,7 +4,7 @@ import io.hpcscale.common.agent.PoolMap;
 import io.hpcscale.common.agent.cli.AgentCli;
 import io.hpcscale.common.agent.cli.AgentDefinition;
 import io.hpcscale.common.cli.Cli;
-import io.hpcscale.common.config.Component;
+import io.hpcscale.common.config.Program;
 import io.hpcscale.common.config.Settings;
 import io.hpcscale.common.exec.CommandLimits;
 import io.hpcscale.common.exec.CommandRunner;
@@ -18,11 +18,15 @@ import picocli.CommandLine;
  * saving.
  */
 public final class SlurmAgentMain {
+    public static final Program PROGRAM = new Program("hpcscale-agent-slurm", "The hpcscale agent for Slurm: every "
+            + "agent.interval it reads squeue and sinfo, writes what changed to the ClusterLoad store, and carries out "
+            + "drain requests.");
+
     private SlurmAgentMain() {
     }
 
     public static AgentDefinition definition() {
-        return new AgentDefinition(Component.SLURM_AGENT, "partition", SlurmAgentMain::adapter,
+        return new AgentDefinition(PROGRAM, "partition", SlurmAgentMain::adapter,
                 settings -> PoolMap.MultiQueueRule.valueOf(settings.string("agent.slurm.multiPartition")
                         .toUpperCase(Locale.ROOT)));
     }

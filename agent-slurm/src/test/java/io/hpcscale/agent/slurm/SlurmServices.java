@@ -4,13 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hpcscale.common.agent.Agent;
 import io.hpcscale.common.agent.PoolMap;
-import io.hpcscale.common.config.Component;
 import io.hpcscale.common.config.ConfigCatalog;
 import io.hpcscale.common.config.ConfigLoader;
 import io.hpcscale.common.config.Settings;
 import io.hpcscale.common.exec.ZtExecCommandRunner;
 import io.hpcscale.common.store.DocumentStore;
 import io.hpcscale.common.store.SqliteClusterLoadStore;
+import io.hpcscale.scaler.ScalerProgram;
 import io.hpcscale.scaler.cloud.CloudProviders;
 import io.hpcscale.scaler.cloud.SimulatedCloud;
 import io.hpcscale.scaler.plan.EventKind;
@@ -53,9 +53,9 @@ final class SlurmServices implements AutoCloseable {
     int peakRunning;
 
     SlurmServices(Path dir, Path config) {
-        ConfigLoader loader = new ConfigLoader(ConfigCatalog.standard());
-        Settings agentSettings = loader.load(config, Map.of(), Component.SLURM_AGENT);
-        Settings scalerSettings = loader.load(config, Map.of(), Component.SCALER);
+        ConfigLoader loader = new ConfigLoader(ConfigCatalog.installed());
+        Settings agentSettings = loader.load(config, Map.of(), SlurmAgentMain.PROGRAM);
+        Settings scalerSettings = loader.load(config, Map.of(), ScalerProgram.PROGRAM);
         store = new SqliteClusterLoadStore(dir.resolve("clusterload.db"), Duration.ofSeconds(10),
                 Clock.systemUTC());
         DocumentStore documents = new DocumentStore(store);

@@ -18,8 +18,8 @@ public final class Cli {
 
     public static CommandLine commandLine(RootCommand root) {
         CommandLine commandLine = new CommandLine(root);
-        commandLine.setCommandName(root.component().programName());
-        commandLine.getCommandSpec().usageMessage().description(root.component().description());
+        commandLine.setCommandName(root.program().name());
+        commandLine.getCommandSpec().usageMessage().description(root.program().description());
         commandLine.setExecutionExceptionHandler((e, cl, parsed) -> report(e, cl));
         return commandLine;
     }

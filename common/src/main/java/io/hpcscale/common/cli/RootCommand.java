@@ -1,8 +1,8 @@
 package io.hpcscale.common.cli;
 
-import io.hpcscale.common.config.Component;
 import io.hpcscale.common.config.ConfigCatalog;
 import io.hpcscale.common.config.ConfigLoader;
+import io.hpcscale.common.config.Program;
 import io.hpcscale.common.config.Settings;
 import io.hpcscale.common.logging.LogFormat;
 import io.hpcscale.common.logging.LogLevels;
@@ -28,7 +28,7 @@ import picocli.CommandLine.TypeConversionException;
 @Command(mixinStandardHelpOptions = true, versionProvider = Version.class, sortOptions = false,
         usageHelpAutoWidth = true)
 public final class RootCommand implements Runnable {
-    private final Component component;
+    private final Program program;
 
     @Spec
     private CommandSpec spec;
@@ -42,12 +42,12 @@ public final class RootCommand implements Runnable {
             description = "How log lines are written on stderr; overrides log.format (default: text).")
     private LogFormat logFormat;
 
-    public RootCommand(Component component) {
-        this.component = component;
+    public RootCommand(Program program) {
+        this.program = program;
     }
 
-    public Component component() {
-        return component;
+    public Program program() {
+        return program;
     }
 
     public Path configFile() {
@@ -56,7 +56,7 @@ public final class RootCommand implements Runnable {
 
     /** Loads and validates the configuration with the environment's overrides; applies its log level and format. */
     public Settings loadSettings() {
-        Settings settings = new ConfigLoader(ConfigCatalog.standard()).load(configFile, System.getenv(), component);
+        Settings settings = new ConfigLoader(ConfigCatalog.installed()).load(configFile, System.getenv(), program);
         LogLevels.apply(settings);
         LogOutput.use(logFormat == null ? LogFormat.of(settings) : logFormat);
         settings.optionalString("command.secretOptions").ifPresent(options -> Redactor.markSecretOptions(

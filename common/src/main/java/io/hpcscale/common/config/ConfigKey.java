@@ -11,7 +11,8 @@ import java.util.regex.Pattern;
  *
  * @param defaultValue    the value used when the key is absent, or null when there is none
  * @param defaultMeaning  how the default reads in documentation when it is computed (e.g. "this host's name")
- * @param requiredBy      programs that refuse to start without it
+ * @param minimum         the least value: milliseconds for a duration, bytes for a size; or null
+ * @param requiredBy      names of the programs that refuse to start without it
  */
 public record ConfigKey(
         String pattern,
@@ -21,8 +22,7 @@ public record ConfigKey(
         List<String> choices,
         Long minimum,
         String description,
-        Set<Component> usedBy,
-        Set<Component> requiredBy) {
+        Set<String> requiredBy) {
 
     public static final String POOL_PREFIX = "pool.";
     private static final String NAME_PLACEHOLDER = "<name>";
@@ -31,7 +31,6 @@ public record ConfigKey(
 
     public ConfigKey {
         choices = List.copyOf(choices);
-        usedBy = Set.copyOf(usedBy);
         requiredBy = Set.copyOf(requiredBy);
     }
 

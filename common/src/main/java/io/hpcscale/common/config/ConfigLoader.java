@@ -40,19 +40,19 @@ public final class ConfigLoader {
     private record Value(String text, String origin) {
     }
 
-    public Settings load(Path file, Map<String, String> environment, Component component) {
+    public Settings load(Path file, Map<String, String> environment, Program program) {
         Map<String, Value> values = new LinkedHashMap<>();
         List<String> problems = new ArrayList<>();
         readFile(file, problems).forEach((key, text) -> values.put(key, new Value(text, "in " + file)));
         applyEnvironment(environment, values, problems);
-        return validate(values, component, problems);
+        return validate(values, program, problems);
     }
 
     /** Settings from a map, as if read from a file; for tests, the demo and the simulator. */
-    public Settings fromMap(Map<String, String> map, Component component) {
+    public Settings fromMap(Map<String, String> map, Program program) {
         Map<String, Value> values = new LinkedHashMap<>();
         map.forEach((key, text) -> values.put(key, new Value(text, "")));
-        return validate(values, component, new ArrayList<>());
+        return validate(values, program, new ArrayList<>());
     }
 
     public static String environmentName(String key) {
@@ -128,7 +128,7 @@ public final class ConfigLoader {
         return null;
     }
 
-    private Settings validate(Map<String, Value> values, Component component, List<String> problems) {
+    private Settings validate(Map<String, Value> values, Program program, List<String> problems) {
         Map<String, String> accepted = new LinkedHashMap<>();
         for (Map.Entry<String, Value> entry : values.entrySet()) {
             String key = entry.getKey();
@@ -160,18 +160,18 @@ public final class ConfigLoader {
         }
         Settings settings = new Settings(catalog, accepted);
         for (ConfigKey spec : catalog.keys()) {
-            if (!spec.requiredBy().contains(component)) {
+            if (!spec.requiredBy().contains(program.name())) {
                 continue;
             }
             if (spec.isPoolKey()) {
                 for (String pool : settings.poolNames()) {
                     if (!values.containsKey(spec.forPool(pool))) {
-                        problems.add(spec.forPool(pool) + " is required by " + component.programName() + ": "
+                        problems.add(spec.forPool(pool) + " is required by " + program.name() + ": "
                                 + spec.description() + " Expected " + spec.expected() + ".");
                     }
                 }
             } else if (!values.containsKey(spec.pattern())) {
-                problems.add(spec.pattern() + " is required by " + component.programName() + ": "
+                problems.add(spec.pattern() + " is required by " + program.name() + ": "
                         + spec.description() + " Expected " + spec.expected() + ".");
             }
         }

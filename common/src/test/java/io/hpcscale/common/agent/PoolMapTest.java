@@ -5,10 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hpcscale.common.config.Component;
-import io.hpcscale.common.config.ConfigCatalog;
 import io.hpcscale.common.config.ConfigException;
-import io.hpcscale.common.config.ConfigLoader;
+import io.hpcscale.common.config.EveryModule;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -16,7 +14,7 @@ import org.junit.jupiter.api.Test;
 
 class PoolMapTest {
     private static PoolMap of(Map<String, String> settings) {
-        return PoolMap.fromSettings(new ConfigLoader(ConfigCatalog.standard()).fromMap(settings, Component.PBS_AGENT),
+        return PoolMap.fromSettings(EveryModule.loader().fromMap(settings, EveryModule.TEST_PROGRAM),
                 "queue");
     }
 

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class ConfigLoaderTest {
-    private final ConfigLoader loader = new ConfigLoader(ConfigCatalog.standard());
+    private final ConfigLoader loader = EveryModule.loader();
 
     @TempDir
     Path dir;
@@ -26,12 +26,12 @@ class ConfigLoaderTest {
     }
 
     private ConfigException problems(Path file, Map<String, String> env) {
-        return assertThrows(ConfigException.class, () -> loader.load(file, env, Component.PBS_AGENT));
+        return assertThrows(ConfigException.class, () -> loader.load(file, env, EveryModule.TEST_PROGRAM));
     }
 
     @Test
     void appliesDefaultsForKeysNotSet() throws IOException {
-        Settings settings = loader.load(file("pool.pinta00.nodePattern = pinta.*"), Map.of(), Component.PBS_AGENT);
+        Settings settings = loader.load(file("pool.pinta00.nodePattern = pinta.*"), Map.of(), EveryModule.TEST_PROGRAM);
         assertEquals(Duration.ofSeconds(120), settings.duration("agent.interval"));
         assertEquals("sqlite", settings.string("store.type"));
         assertEquals("qstat", settings.string("agent.pbs.qstat"));
@@ -102,7 +102,7 @@ class ConfigLoaderTest {
         Settings settings = loader.load(file("agent.interval=90s", "pool.gpu.queue=gpuq"),
                 Map.of("HPCSCALE_AGENT_INTERVAL", "30s", "HPCSCALE_POOL_GPU_QUEUE", "gpu2",
                         "HPCSCALE_POOL_CPU_NODEPATTERN", "cpu.*", "PATH", "/usr/bin"),
-                Component.PBS_AGENT);
+                EveryModule.TEST_PROGRAM);
         assertEquals(Duration.ofSeconds(30), settings.duration("agent.interval"));
         assertEquals("gpu2", settings.pool("gpu").string("queue"));
         assertEquals(List.of("cpu", "gpu"), List.copyOf(settings.poolNames()));

@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.hpcscale.common.config.Component;
 import io.hpcscale.common.config.ConfigCatalog;
 import io.hpcscale.common.config.ConfigException;
+import io.hpcscale.common.config.EveryModule;
 import io.hpcscale.common.config.ConfigLoader;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
 class LogFormatTest {
     private static final Logger log = LoggerFactory.getLogger(LogFormatTest.class);
     private static final ObjectMapper JSON = new ObjectMapper();
-    private final ConfigLoader loader = new ConfigLoader(ConfigCatalog.standard());
+    private final ConfigLoader loader = EveryModule.loader();
 
     @TempDir
     Path dir;
@@ -116,29 +116,29 @@ class LogFormatTest {
 
     @Test
     void theSettingDefaultsToTextAndItsEnvironmentVariableOverridesTheFile() throws IOException {
-        assertEquals(LogFormat.TEXT, LogFormat.of(loader.fromMap(Map.of(), Component.SCALER)));
+        assertEquals(LogFormat.TEXT, LogFormat.of(loader.fromMap(Map.of(), EveryModule.TEST_PROGRAM)));
         Path file = file("log.format = text");
-        assertEquals(LogFormat.TEXT, LogFormat.of(loader.load(file, Map.of(), Component.PBS_AGENT)));
+        assertEquals(LogFormat.TEXT, LogFormat.of(loader.load(file, Map.of(), EveryModule.TEST_PROGRAM)));
         assertEquals(LogFormat.JSON, LogFormat.of(loader.load(file, Map.of("HPCSCALE_LOG_FORMAT", "json"),
-                Component.PBS_AGENT)));
+                EveryModule.TEST_PROGRAM)));
     }
 
     @Test
     void anUnknownLogFormatIsRefusedNamingTheSetting() throws IOException {
         Path file = file("log.format = logfmt");
         ConfigException inFile = assertThrows(ConfigException.class,
-                () -> loader.load(file, Map.of(), Component.SCALER));
+                () -> loader.load(file, Map.of(), EveryModule.TEST_PROGRAM));
         assertEquals(List.of("log.format=logfmt (in " + file + "): expected one of text, json"), inFile.problems());
         Path valid = file("log.format = text");
         ConfigException inEnvironment = assertThrows(ConfigException.class,
-                () -> loader.load(valid, Map.of("HPCSCALE_LOG_FORMAT", "JSON"), Component.SLURM_AGENT));
+                () -> loader.load(valid, Map.of("HPCSCALE_LOG_FORMAT", "JSON"), EveryModule.TEST_PROGRAM));
         assertEquals(List.of("log.format=JSON (from environment variable HPCSCALE_LOG_FORMAT): expected one of "
                 + "text, json"), inEnvironment.problems());
     }
 
     @Test
     void everyFormatTheCatalogAllowsIsAFormat() {
-        List<String> choices = ConfigCatalog.standard().require(LogFormat.SETTING).choices();
+        List<String> choices = ConfigCatalog.installed().require(LogFormat.SETTING).choices();
         assertEquals(choices, Arrays.stream(LogFormat.values()).map(LogFormat::wireName).toList());
     }
 }

@@ -1,12 +1,12 @@
 package io.hpcscale.scaler.pool;
 
-import io.hpcscale.common.config.Component;
 import io.hpcscale.common.config.ConfigCatalog;
 import io.hpcscale.common.config.ConfigException;
 import io.hpcscale.common.config.ConfigLoader;
 import io.hpcscale.common.config.PoolGroups;
 import io.hpcscale.common.config.PoolSettings;
 import io.hpcscale.common.config.Settings;
+import io.hpcscale.scaler.ScalerProgram;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -34,7 +34,7 @@ public final class PoolConfigs {
         values.put("pool." + name + ".gpus", Integer.toString(shape.gpus()));
         values.put("pool." + name + ".max", Integer.toString(max));
         settings.forEach((property, value) -> values.put("pool." + name + "." + property, value));
-        return fromSettings(new ConfigLoader(ConfigCatalog.standard()).fromMap(values, Component.SCALER)).get(name);
+        return fromSettings(new ConfigLoader(ConfigCatalog.installed()).fromMap(values, ScalerProgram.PROGRAM)).get(name);
     }
 
     public static PoolConfig withDefaults(String name, VmShape shape, int max) {

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hpcscale.common.config.Component;
 import io.hpcscale.common.config.ConfigCatalog;
 import io.hpcscale.common.config.ConfigLoader;
 import io.hpcscale.common.config.Settings;
@@ -25,6 +24,7 @@ import io.hpcscale.scaler.cloud.azure.fake.PowerState;
 import io.hpcscale.scaler.cloud.azure.fake.RequestKind;
 import io.hpcscale.scaler.cloud.azure.fake.RequestLog;
 import io.hpcscale.scaler.cloud.azure.fake.ScaleSetSpec;
+import io.hpcscale.scaler.ScalerProgram;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -88,7 +88,7 @@ class AzureThroughTheScalerTest {
         for (int i = 0; i + 1 < more.length; i += 2) {
             values.put(more[i], more[i + 1]);
         }
-        return new ConfigLoader(ConfigCatalog.standard()).fromMap(values, Component.SCALER);
+        return new ConfigLoader(ConfigCatalog.installed()).fromMap(values, ScalerProgram.PROGRAM);
     }
 
     /** The same settings as a file for the real commands, which read the configuration from disk. */

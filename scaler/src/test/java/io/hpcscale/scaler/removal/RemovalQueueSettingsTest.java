@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hpcscale.common.config.Component;
 import io.hpcscale.common.config.ConfigCatalog;
 import io.hpcscale.common.config.ConfigException;
 import io.hpcscale.common.config.ConfigLoader;
+import io.hpcscale.scaler.ScalerProgram;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -30,7 +30,7 @@ class RemovalQueueSettingsTest {
     Path dir;
 
     private static Optional<RemovalQueueSettings> settings(Map<String, String> values) {
-        return RemovalQueueSettings.from(new ConfigLoader(ConfigCatalog.standard()).fromMap(values, Component.SCALER));
+        return RemovalQueueSettings.from(new ConfigLoader(ConfigCatalog.installed()).fromMap(values, ScalerProgram.PROGRAM));
     }
 
     private static String refusal(Map<String, String> values) {

@@ -18,7 +18,6 @@ import com.azure.storage.queue.QueueClientBuilder;
 import com.azure.storage.queue.models.QueueMessageItem;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.hpcscale.common.config.Component;
 import io.hpcscale.common.config.ConfigCatalog;
 import io.hpcscale.common.config.ConfigException;
 import io.hpcscale.common.config.ConfigLoader;
@@ -26,6 +25,7 @@ import io.hpcscale.common.config.Settings;
 import io.hpcscale.common.testing.AzuriteTestServer;
 import io.hpcscale.common.testing.TestCertificate;
 import io.hpcscale.scaler.removal.RemovalQueueException.Failure;
+import io.hpcscale.scaler.ScalerProgram;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -72,7 +72,7 @@ class StorageQueueRemovalQueueTest {
         for (int i = 0; i < more.length; i += 2) {
             values.put(more[i], more[i + 1]);
         }
-        Settings settings = new ConfigLoader(ConfigCatalog.standard()).fromMap(values, Component.SCALER);
+        Settings settings = new ConfigLoader(ConfigCatalog.installed()).fromMap(values, ScalerProgram.PROGRAM);
         return StorageQueueRemovalQueue.open(RemovalQueueSettings.from(settings).orElseThrow(), settings, clock);
     }
 

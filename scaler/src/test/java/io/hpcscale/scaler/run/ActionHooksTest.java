@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.hpcscale.common.config.Component;
 import io.hpcscale.common.config.ConfigCatalog;
 import io.hpcscale.common.config.ConfigException;
 import io.hpcscale.common.config.ConfigLoader;
@@ -22,6 +21,7 @@ import io.hpcscale.scaler.removal.Delivery;
 import io.hpcscale.scaler.removal.RemovalMessage;
 import io.hpcscale.scaler.removal.RemovalRequest;
 import io.hpcscale.scaler.removal.VmResourceId;
+import io.hpcscale.scaler.ScalerProgram;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -60,7 +60,7 @@ class ActionHooksTest {
 
     private ActionHooks hooks(Map<String, String> settings) {
         Map<String, String> values = new HashMap<>(settings);
-        return ActionHooks.fromSettings(new ConfigLoader(ConfigCatalog.standard()).fromMap(values, Component.SCALER),
+        return ActionHooks.fromSettings(new ConfigLoader(ConfigCatalog.installed()).fromMap(values, ScalerProgram.PROGRAM),
                 new ZtExecCommandRunner());
     }
 

@@ -3,7 +3,6 @@ package io.hpcscale.scaler.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hpcscale.common.config.Component;
 import io.hpcscale.common.config.ConfigCatalog;
 import io.hpcscale.common.config.ConfigLoader;
 import io.hpcscale.common.model.CosmosIds;
@@ -20,6 +19,7 @@ import io.hpcscale.scaler.cloud.SimulatedCloud;
 import io.hpcscale.scaler.plan.EventKind;
 import io.hpcscale.scaler.pool.PoolConfig;
 import io.hpcscale.scaler.pool.PoolConfigs;
+import io.hpcscale.scaler.ScalerProgram;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -52,8 +52,8 @@ class FallbackPoolsTest {
         for (int i = 0; i + 1 < extra.length; i += 2) {
             values.put(extra[i], extra[i + 1]);
         }
-        Map<String, PoolConfig> pools = PoolConfigs.fromSettings(new ConfigLoader(ConfigCatalog.standard())
-                .fromMap(values, Component.SCALER));
+        Map<String, PoolConfig> pools = PoolConfigs.fromSettings(new ConfigLoader(ConfigCatalog.installed())
+                .fromMap(values, ScalerProgram.PROGRAM));
         return pools.values().toArray(PoolConfig[]::new);
     }
 

@@ -16,7 +16,7 @@ final class PoolSettingDefaults implements IDefaultValueProvider {
             "--agent-quick-interval", "agent.quickInterval",
             "--scaler-quick-interval", "scaler.quickInterval");
 
-    private final ConfigCatalog catalog = ConfigCatalog.standard();
+    private final ConfigCatalog catalog = ConfigCatalog.installed();
 
     @Override
     public String defaultValue(ArgSpec argSpec) {

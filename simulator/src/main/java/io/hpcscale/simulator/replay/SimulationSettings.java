@@ -54,7 +54,7 @@ public record SimulationSettings(
 
     /** The simulate command's defaults, with hpcscale's pool at the pool settings' defaults. */
     public static SimulationSettings defaults(int maxNodes) {
-        ConfigCatalog catalog = ConfigCatalog.standard();
+        ConfigCatalog catalog = ConfigCatalog.installed();
         return new SimulationSettings(1, maxNodes, BootTimes.parse("3m"), 0, null, 1,
                 Integer.parseInt(catalog.require("pool.<name>.min").defaultValue()),
                 Durations.parse(catalog.require("pool.<name>.idleTimeout").defaultValue()),

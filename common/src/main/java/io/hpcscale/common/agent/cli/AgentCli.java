@@ -11,7 +11,7 @@ public final class AgentCli {
     }
 
     public static CommandLine commandLine(AgentDefinition definition) {
-        CommandLine commandLine = Cli.commandLine(new RootCommand(definition.component()));
+        CommandLine commandLine = Cli.commandLine(new RootCommand(definition.program()));
         commandLine.addSubcommand("run", new AgentRunCommand(definition));
         commandLine.addSubcommand("once", new AgentOnceCommand(definition));
         commandLine.addSubcommand("check", new AgentCheckCommand(definition));

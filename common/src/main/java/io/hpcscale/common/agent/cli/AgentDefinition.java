@@ -1,7 +1,7 @@
 package io.hpcscale.common.agent.cli;
 
 import io.hpcscale.common.agent.PoolMap;
-import io.hpcscale.common.config.Component;
+import io.hpcscale.common.config.Program;
 import io.hpcscale.common.config.Settings;
 import java.util.function.Function;
 
@@ -12,11 +12,11 @@ import java.util.function.Function;
  *                       (Slurm)
  * @param multiQueueRule which pools a job that may run in several queues counts for, from the settings
  */
-public record AgentDefinition(Component component, String queueProperty, AdapterFactory adapterFactory,
+public record AgentDefinition(Program program, String queueProperty, AdapterFactory adapterFactory,
         Function<Settings, PoolMap.MultiQueueRule> multiQueueRule) {
 
     /** A scheduler whose jobs wait in one queue each. */
-    public AgentDefinition(Component component, String queueProperty, AdapterFactory adapterFactory) {
-        this(component, queueProperty, adapterFactory, settings -> PoolMap.MultiQueueRule.FIRST);
+    public AgentDefinition(Program program, String queueProperty, AdapterFactory adapterFactory) {
+        this(program, queueProperty, adapterFactory, settings -> PoolMap.MultiQueueRule.FIRST);
     }
 }

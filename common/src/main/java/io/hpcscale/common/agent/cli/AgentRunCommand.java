@@ -44,12 +44,12 @@ final class AgentRunCommand implements Callable<Integer> {
             Duration quick = settings.duration("agent.quickInterval");
             ServiceLoop loop = new ServiceLoop(clock, runtime.interval(), new AgentServiceCycle(runtime.agent(),
                     runtime.interval(), quick, report -> metrics.cycle(report, runtime.storeUsage())));
-            log.info("{} started as {}, a full cycle every {}s{}{}", root.component().programName(),
+            log.info("{} started as {}, a full cycle every {}s{}{}", root.program().name(),
                     runtime.agent().id(), runtime.interval().toSeconds(), quick.isZero() ? ""
                             : ", and sooner when a check every " + quick.toSeconds() + "s finds queues or drain "
                             + "requests changed", server.describe());
             loop.runUntilShutdown(settings.duration("agent.shutdownGrace"), () -> { });
-            log.info("{} stopped", root.component().programName());
+            log.info("{} stopped", root.program().name());
         }
         return 0;
     }

@@ -1,11 +1,11 @@
 package io.hpcscale.scaler.cloud.azure;
 
-import io.hpcscale.common.config.Component;
 import io.hpcscale.common.config.ConfigCatalog;
 import io.hpcscale.common.config.ConfigLoader;
 import io.hpcscale.common.config.Settings;
 import io.hpcscale.common.testing.TestCertificate;
 import io.hpcscale.scaler.cloud.azure.fake.FakeArm;
+import io.hpcscale.scaler.ScalerProgram;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -67,6 +67,6 @@ public final class FakeArmServer implements BeforeAllCallback, BeforeEachCallbac
         values.put("azure.subscriptionId", arm().subscriptionId());
         values.put("azure.operationTimeout", "30s");
         values.putAll(properties);
-        return new ConfigLoader(ConfigCatalog.standard()).fromMap(values, Component.SCALER);
+        return new ConfigLoader(ConfigCatalog.installed()).fromMap(values, ScalerProgram.PROGRAM);
     }
 }
