@@ -134,7 +134,7 @@ class SlurmEndToEndTest {
                 "--resume-program", resume.toString(), "--suspend-program", suspend.toString(), "--suspend-time",
                 "15");
                 SlurmServices services = new SlurmServices(dir, config(slurm, "cloud", "pool.cloud.max = 3",
-                        "pool.cloud.slurmPowerSaving = true"))) {
+                        "pool.cloud.followPowerRequests = true"))) {
             services.cycle(slurm);
             Instant submitted = Instant.now();
             String job = slurm.sbatch("-p", "cloud", "-N", "2", "--wrap", "sleep 10");

@@ -11,6 +11,8 @@ import io.hpcscale.common.store.StoreFactory;
 import io.hpcscale.scaler.cloud.CloudProvider;
 import io.hpcscale.scaler.cloud.CloudProviders;
 import io.hpcscale.scaler.cloud.SimulatedCloud;
+import io.hpcscale.scaler.plan.CustomDecision;
+import io.hpcscale.scaler.plan.CustomDecisions;
 import io.hpcscale.scaler.plan.Planner;
 import io.hpcscale.scaler.metrics.ScalerMetrics;
 import io.hpcscale.scaler.pool.PoolConfig;
@@ -113,6 +115,8 @@ final class ScalerRuntime implements AutoCloseable {
         }
         ActionGate gate = new ActionGate();
         Map<String, PoolConfig> configs = PoolConfigs.fromSettings(settings);
+        Map<String, CustomDecision> customDecisions = CustomDecisions.installed(settings);
+        CustomDecisions.check(configs, customDecisions);
         CloudProviders providers = new CloudProviders(settings, new ZtExecCommandRunner(), new SimulatedCloud(clock),
                 gate, azureClients);
         Observability observability = Observability.from(settings);
@@ -141,7 +145,7 @@ final class ScalerRuntime implements AutoCloseable {
         ExecutorService poolThreads = Executors.newFixedThreadPool(settings.intValue("scaler.poolConcurrency"),
                 daemonThreads());
         Scaler scaler = new Scaler(pools, new Scaler.Wiring(documents,
-                new Planner(settings.duration("scaler.staleAfter")), events,
+                new Planner(settings.duration("scaler.staleAfter"), customDecisions), events,
                 ScalerLease.forThisProcess(documents, leaseTtl), gate, new CloudThrottles(), poolThreads, clock,
                 dryRun, removals, settings.duration("scaler.fullReadInterval"),
                 ActionHooks.fromSettings(settings, new ZtExecCommandRunner())));

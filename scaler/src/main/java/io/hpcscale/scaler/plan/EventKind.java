@@ -68,7 +68,9 @@ public enum EventKind {
     /** A removal taken on that waits: its node is draining, or the agent has not reported recently. */
     REMOVAL_WAITS("removal-waits", false),
     /** The scaler's memory of the pool cannot be read or written: the pool is not acted on. */
-    STATE_UNAVAILABLE("state-unavailable", false);
+    STATE_UNAVAILABLE("state-unavailable", false),
+    /** An administrator's decision method failed, or asked for what hpcscale's own rules refuse. */
+    CUSTOM_DECISION("custom-decision", false);
 
     private final String wireName;
     private final boolean action;

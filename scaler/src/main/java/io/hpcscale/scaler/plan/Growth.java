@@ -5,6 +5,8 @@ import io.hpcscale.scaler.plan.Plan.Create;
 import io.hpcscale.scaler.plan.Plan.Start;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * How a pool grows, whatever decided it should ({@link ScaleUp}, {@link KeepFixedTarget}): stopped instances start,
@@ -16,9 +18,10 @@ final class Growth {
     }
 
     /**
-     * Starts stopped instances, then creates, up to {@code wanted} within max, the per-cycle step and backoff.
+     * Starts stopped instances, then creates, up to {@code wanted} within max, the per-cycle step and backoff; what
+     * earlier decisions of the cycle start or create counts against all three.
      *
-     * @param active the instances that count against the max now
+     * @param active the instances that count against the max now, without this cycle's starts
      */
     static void startOrCreate(PoolView view, PlanDraft draft, int wanted, int active, String reason) {
         var memory = view.memory();
@@ -29,7 +32,9 @@ final class Growth {
                     + (fallback == null ? "" : "; their jobs are offered to pool " + fallback));
             return;
         }
-        int count = Math.min(Math.min(wanted, view.pool().max() - active), view.pool().maxStartPerCycle());
+        int planned = draft.startsPlanned();
+        int count = Math.min(Math.min(wanted, view.pool().max() - active - planned),
+                view.pool().maxStartPerCycle() - planned);
         List<Instance> candidates = startable(view, draft);
         int started = 0;
         for (; started < count && started < candidates.size(); started++) {
@@ -53,7 +58,11 @@ final class Growth {
     private static List<Instance> startable(PoolView view, PlanDraft draft) {
         List<Instance> startable = new ArrayList<>();
         List<String> held = new ArrayList<>();
+        Set<Instance> starting = draft.planned(Start.class).stream().map(Start::instance).collect(Collectors.toSet());
         for (Instance instance : view.stopped()) {
+            if (starting.contains(instance)) {
+                continue;
+            }
             if (StartGuard.refusal(view.vmOf(instance)).isPresent()) {
                 held.add(view.nodeOf(instance));
             } else {

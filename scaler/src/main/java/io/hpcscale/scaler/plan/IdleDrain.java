@@ -12,8 +12,8 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Idle scale-down: nodes in service, idle for the pool's idle timeout and not needed by queued jobs are asked to
- * drain, longest idle first, keeping the pool at its min and within the per-cycle step. The instance is stopped
+ * Idle scale-down: nodes in service, idle for the pool's idle timeout, not needed by queued jobs and not kept by an
+ * administrator's decision are asked to drain, longest idle first, keeping the pool at its min and within the per-cycle step. The instance is stopped
  * later, by {@link DrainCompletion}, once the agent shows the drain complete. Only with a fresh agent read.
  */
 final class IdleDrain implements Decision {
@@ -25,16 +25,7 @@ final class IdleDrain implements Decision {
 
     @Override
     public void decide(PoolView view, PlanDraft draft) {
-        Set<String> draining = new HashSet<>();
-        for (Instance instance : view.running()) {
-            if (view.drained(instance)) {
-                draining.add(NodeNames.key(instance.nodeName()));
-            }
-        }
-        draining.removeAll(draft.cancelledDrains());
-        // Failed boots being stopped are out of the view already: the planner took them out after BootTimeout.
-        int staying = view.active() - draining.size();
-        int room = Math.min(staying - view.pool().min(), view.pool().maxStopPerCycle());
+        int room = room(view, draft);
         if (room <= 0) {
             return;
         }
@@ -43,6 +34,8 @@ final class IdleDrain implements Decision {
         for (Instance instance : view.running()) {
             Optional<Duration> idle = view.idleFor(instance);
             if (idle.isEmpty() || view.drained(instance)
+                    || draft.scaleDownDrains().contains(NodeNames.key(view.nodeOf(instance)))
+                    || draft.kept().contains(NodeNames.key(view.nodeOf(instance)))
                     || demand.nodesInUse().contains(view.vmOf(instance).name())) {
                 continue;
             }
@@ -53,10 +46,28 @@ final class IdleDrain implements Decision {
         candidates.sort(Comparator.comparing(Candidate::idle).reversed()
                 .thenComparing(c -> c.instance().nodeName()));
         for (Candidate candidate : candidates.subList(0, Math.min(room, candidates.size()))) {
-            draft.add(new Plan.DrainRequest(candidate.instance(), view.nodeOf(candidate.instance()), "idle for "
+            draft.addScaleDownDrain(new Plan.DrainRequest(candidate.instance(), view.nodeOf(candidate.instance()), "idle for "
                     + Durations.human(candidate.idle()) + " (idle timeout " + Durations.format(timeout)
                     + "), not needed by " + Words.count(demand.jobsConsidered(), "queued job")));
         }
+    }
+
+    /**
+     * How many more nodes may be asked to drain to shrink the pool this cycle: those draining already and those
+     * asked this cycle count against the pool's min and its per-cycle step.
+     */
+    static int room(PoolView view, PlanDraft draft) {
+        Set<String> draining = new HashSet<>();
+        for (Instance instance : view.running()) {
+            if (view.drained(instance)) {
+                draining.add(NodeNames.key(instance.nodeName()));
+            }
+        }
+        draining.removeAll(draft.cancelledDrains());
+        draining.addAll(draft.scaleDownDrains());
+        // Failed boots being stopped are out of the view already: the planner took them out after BootTimeout.
+        int staying = view.active() - draining.size();
+        return Math.min(staying - view.pool().min(), view.pool().maxStopPerCycle() - draft.scaleDownDrains().size());
     }
 
     private record Candidate(Instance instance, Duration idle) {

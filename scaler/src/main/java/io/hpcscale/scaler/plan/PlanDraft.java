@@ -6,6 +6,7 @@ import io.hpcscale.scaler.plan.Plan.Action;
 import io.hpcscale.scaler.plan.Plan.Found;
 import io.hpcscale.scaler.plan.Plan.Note;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -19,9 +20,38 @@ final class PlanDraft {
     private final List<Action> actions = new ArrayList<>();
     private final List<Note> notes = new ArrayList<>();
     private final List<Found> found = new ArrayList<>();
+    private final Set<String> scaleDownDrains = new HashSet<>();
+    private final Set<String> kept = new HashSet<>();
 
     void add(Action action) {
         actions.add(action);
+    }
+
+    /** A drain asked to shrink the pool, which later ones count against its min and step. */
+    void addScaleDownDrain(Plan.DrainRequest drain) {
+        actions.add(drain);
+        scaleDownDrains.add(NodeNames.key(drain.node()));
+    }
+
+    /** Node-name keys of the nodes this cycle asks to drain to shrink the pool. */
+    Set<String> scaleDownDrains() {
+        return Set.copyOf(scaleDownDrains);
+    }
+
+    /** A node not to be drained for being idle this cycle. */
+    void keep(String node) {
+        kept.add(NodeNames.key(node));
+    }
+
+    /** Node-name keys of the nodes kept this cycle. */
+    Set<String> kept() {
+        return Set.copyOf(kept);
+    }
+
+    /** The instances this cycle starts or creates. */
+    int startsPlanned() {
+        return planned(Plan.Start.class).size() + planned(Plan.Create.class).stream().mapToInt(Plan.Create::count)
+                .sum();
     }
 
     void note(EventKind kind, String message) {

@@ -3,9 +3,11 @@ package io.hpcscale.scaler.plan;
 import io.hpcscale.common.config.Durations;
 import io.hpcscale.common.model.JobDocument;
 import io.hpcscale.common.model.ScalerStateDocument;
+import io.hpcscale.scaler.pool.PoolConfig;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -31,12 +33,22 @@ import java.util.Set;
  *   <li>{@link DrainCompletion}, then {@link IdleDrain}: a node free for the idle timeout and not needed by queued
  *       jobs is asked to drain; its instance is stopped only when {@link StopGuard} allows it.</li>
  * </ol>
+ *
+ * <p>An administrator's own decisions ({@link CustomDecision}) run where the pool's {@code decisions} place them
+ * among the last three ({@link CustomDecisionStep}).
  */
 public final class Planner {
     private final Duration staleAfter;
+    private final Map<String, CustomDecision> custom;
 
     public Planner(Duration staleAfter) {
+        this(staleAfter, Map.of());
+    }
+
+    /** @param custom the administrator's decisions by name, for the pools that name them ({@link CustomDecisions}) */
+    public Planner(Duration staleAfter, Map<String, CustomDecision> custom) {
         this.staleAfter = staleAfter;
+        this.custom = Map.copyOf(custom);
     }
 
     public PlanResult plan(PoolState state) {
@@ -62,12 +74,12 @@ public final class Planner {
             decideAll(view, draft, List.of(new KeepFixedTarget()));
             return result(view, draft, Demand.none());
         }
-        if (state.pool().slurmPowerSaving()) {
+        if (state.pool().followPowerRequests()) {
             decideAll(view, draft, List.of(new SchedulerPowerRequests()));
             return result(view, draft, Demand.none());
         }
         Demand demand = fresh ? PoolDemand.read(view, PoolDemand.newNodesAllowed(view), draft) : Demand.none();
-        decideAll(view, draft, fresh ? List.of(new ScaleUp(demand), new DrainCompletion(demand), new IdleDrain(demand))
+        decideAll(view, draft, fresh ? inOrder(state.pool().decisions(), demand)
                 : List.of(new ScaleUp(demand), new VanishedDrains()));
         return result(view, draft, demand);
     }
@@ -84,6 +96,16 @@ public final class Planner {
         PlanDraft unused = new PlanDraft();
         PoolView view = InstanceSorting.sort(state, PoolObservation.settle(state, unused), true, unused);
         return PoolDemand.read(view, 0).placedOnExisting();
+    }
+
+    /** The pool's decisions as its configuration orders them; the administrator's run only with a fresh read. */
+    private List<Decision> inOrder(List<String> names, Demand demand) {
+        return names.stream().<Decision>map(name -> switch (name) {
+            case PoolConfig.SCALE_UP -> new ScaleUp(demand);
+            case PoolConfig.DRAIN_COMPLETION -> new DrainCompletion(demand);
+            case PoolConfig.IDLE_DRAIN -> new IdleDrain(demand);
+            default -> new CustomDecisionStep(custom.get(name), demand);
+        }).toList();
     }
 
     private static void decideAll(PoolView view, PlanDraft draft, List<Decision> decisions) {

@@ -42,10 +42,10 @@ final class SchedulerPowerRequests implements Decision {
     private static void suspend(PoolView view, PlanDraft draft, PowerDocument request, Instance instance) {
         Optional<String> refusal = StopGuard.refusal(StopKind.POWER_SAVING, view.vmOf(request.name()), null);
         if (refusal.isEmpty()) {
-            draft.add(new Plan.Stop(instance, request.name(), view.nodePoolOf(instance), "Slurm's power saving "
-                    + "suspends " + request.name() + ", which runs no job", StopKind.POWER_SAVING));
+            draft.add(new Plan.Stop(instance, request.name(), view.nodePoolOf(instance), "the scheduler asks "
+                    + "to suspend " + request.name() + ", which runs no job", StopKind.POWER_SAVING));
         } else {
-            draft.note(EventKind.WAITING_FOR_JOBS, "Slurm asks to suspend " + request.name() + " but "
+            draft.note(EventKind.WAITING_FOR_JOBS, "the scheduler asks to suspend " + request.name() + " but "
                     + refusal.get() + "; it waits");
         }
     }
@@ -59,17 +59,17 @@ final class SchedulerPowerRequests implements Decision {
                     + instance.state().name().toLowerCase(Locale.ROOT)));
         } else if (instance.state() == PowerState.STOPPED) {
             if (StartGuard.refusal(view.vmOf(instance)).isPresent()) {
-                draft.note(EventKind.HELD_BY_ADMINISTRATOR, "Slurm asks to resume " + request.name()
+                draft.note(EventKind.HELD_BY_ADMINISTRATOR, "the scheduler asks to resume " + request.name()
                         + " but an administrator holds it offline: hpcscale leaves it alone");
             } else if (memory.inBackoff(view.now())) {
                 draft.note(EventKind.BACKOFF, "in backoff until " + memory.backoffUntil() + " ("
-                        + memory.backoffReason() + "): Slurm's resume of " + request.name() + " waits");
+                        + memory.backoffReason() + "): the scheduler's resume of " + request.name() + " waits");
             } else if (!room) {
-                draft.note(EventKind.AT_MAX, "Slurm asks to resume " + request.name()
+                draft.note(EventKind.AT_MAX, "the scheduler asks to resume " + request.name()
                         + " but the pool is at its max of " + view.pool().max() + " or its step limit");
             } else {
-                draft.add(new Plan.Start(instance, request.name(), view.nodePoolOf(instance), "Slurm's power saving "
-                        + "resumes " + request.name() + " for its jobs", view.drained(instance), true));
+                draft.add(new Plan.Start(instance, request.name(), view.nodePoolOf(instance), "the scheduler asks "
+                        + "to resume " + request.name() + " for its jobs", view.drained(instance), true));
                 return true;
             }
         }

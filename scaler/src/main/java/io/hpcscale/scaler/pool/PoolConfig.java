@@ -12,11 +12,15 @@ import java.util.Objects;
  *                                  settings do not give all of it ({@link #withShapeFromProvider})
  * @param bootFailuresBeforeBackoff failed boots in a row that put the pool in backoff
  * @param capacityBackoff           how long the pool starts nothing after a capacity or quota error
- * @param slurmPowerSaving          start and stop what Slurm's power saving asks for, and plan nothing itself
+ * @param followPowerRequests          start and stop what the pool's scheduler asks for (Slurm's power saving), and
+ *                                  plan nothing itself
  * @param fallbacks                 pools, in order, that take this pool's jobs when it cannot
  *                                  ({@link io.hpcscale.common.config.PoolGroups})
  * @param fixedTarget               how the pool keeps a fixed count of instances, or null when queued jobs decide
  * @param evictionBackoff           when repeated Spot evictions put the pool in backoff
+ * @param decisions                 the decisions of a pool that follows its queued jobs, in order: the scaler's
+ *                                  {@value #SCALE_UP}, {@value #DRAIN_COMPLETION} and {@value #IDLE_DRAIN}, and
+ *                                  the administrator's own ({@code io.hpcscale.scaler.plan.CustomDecision}) among them
  */
 public record PoolConfig(
         String name,
@@ -32,20 +36,33 @@ public record PoolConfig(
         int maxStopPerCycle,
         int bootFailuresBeforeBackoff,
         Duration capacityBackoff,
-        boolean slurmPowerSaving,
+        boolean followPowerRequests,
         List<String> fallbacks,
         FixedTarget fixedTarget,
-        EvictionBackoff evictionBackoff) {
+        EvictionBackoff evictionBackoff,
+        List<String> decisions) {
+
+    public static final String SCALE_UP = "scaleUp";
+    public static final String DRAIN_COMPLETION = "drainCompletion";
+    public static final String IDLE_DRAIN = "idleDrain";
+    /** The scaler's own decisions, in the order they keep whatever is placed among them. */
+    public static final List<String> OWN_DECISIONS = List.of(SCALE_UP, DRAIN_COMPLETION, IDLE_DRAIN);
 
     public PoolConfig {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(shapeSettings, "shapeSettings");
         Objects.requireNonNull(evictionBackoff, "evictionBackoff");
         fallbacks = List.copyOf(fallbacks);
+        decisions = List.copyOf(decisions);
         if (min < 0 || max < min) {
             throw new IllegalArgumentException("pool " + name + ": need 0 <= min <= max, have min " + min
                     + " and max " + max);
         }
+    }
+
+    /** The administrator's decisions named in {@link #decisions}. */
+    public List<String> customDecisions() {
+        return decisions.stream().filter(d -> !OWN_DECISIONS.contains(d)).toList();
     }
 
     /** The shape is known: given by the settings or read from the provider. */
@@ -62,6 +79,6 @@ public record PoolConfig(
     public PoolConfig withShapeFromProvider(VmShape fromProvider) {
         return new PoolConfig(name, shapeSettings, shapeSettings.over(fromProvider), min, max, idleTimeout,
                 bootTimeout, countHeldJobs, stopAction, maxStartPerCycle, maxStopPerCycle, bootFailuresBeforeBackoff,
-                capacityBackoff, slurmPowerSaving, fallbacks, fixedTarget, evictionBackoff);
+                capacityBackoff, followPowerRequests, fallbacks, fixedTarget, evictionBackoff, decisions);
     }
 }

@@ -8,14 +8,23 @@ import io.hpcscale.common.config.PoolSettings;
 import io.hpcscale.common.config.Settings;
 import io.hpcscale.scaler.ScalerProgram;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** The pools of the scaler's configuration, with the checks that span several keys. */
 public final class PoolConfigs {
+    private static final Logger log = LoggerFactory.getLogger(PoolConfigs.class);
     private static final Set<String> PROVIDERS_READING_SHAPES = Set.of("azure");
+    private static final String FOLLOW_POWER_REQUESTS = "followPowerRequests";
+    private static final String FORMER_FOLLOW_POWER_REQUESTS = "slurmPowerSaving";
+    private static final AtomicBoolean warnedFormerName = new AtomicBoolean();
 
     private PoolConfigs() {
     }
@@ -68,28 +77,29 @@ public final class PoolConfigs {
                         + "them from the VM size");
                 continue;
             }
+            boolean followsPowerRequests = followPowerRequests(pool, problems);
             pools.put(name, new PoolConfig(name, shape, shape.complete().orElse(null),
                     min, max,
                     pool.duration("idleTimeout"), pool.duration("bootTimeout"), pool.bool("countHeldJobs"),
                     StopAction.fromSetting(pool.string("stopAction")), pool.intValue("maxStartPerCycle"),
                     pool.intValue("maxStopPerCycle"), pool.intValue("bootFailuresBeforeBackoff"),
-                    pool.duration("capacityBackoff"), pool.bool("slurmPowerSaving"),
+                    pool.duration("capacityBackoff"), followsPowerRequests,
                     groups.group(name).subList(1, groups.group(name).size()),
                     "fixed".equals(pool.string("target")) ? new FixedTarget(pool.string("targetTag"),
                             FixedTarget.Shrink.fromSetting(pool.string("shrink"))) : null,
                     new EvictionBackoff(pool.intValue("evictionRoundsBeforeBackoff"),
-                            pool.duration("evictionWindow"))));
-            if ("fixed".equals(pool.string("target")) && pool.bool("slurmPowerSaving")) {
-                problems.add(pool.key("target") + " = fixed cannot be combined with " + pool.key("slurmPowerSaving")
-                        + " = true: Slurm's power saving decides which nodes run; choose one");
+                            pool.duration("evictionWindow")), decisions(pool, problems)));
+            if ("fixed".equals(pool.string("target")) && followsPowerRequests) {
+                problems.add(pool.key("target") + " = fixed cannot be combined with " + pool.key(FOLLOW_POWER_REQUESTS)
+                        + " = true: the scheduler decides which nodes run; choose one");
             }
             if ("fixed".equals(pool.string("target")) && (groups.isFallback(name) || groups.group(name).size() > 1)) {
                 problems.add(pool.key("target") + " = fixed cannot be combined with fallback pools: a fixed pool "
                         + "keeps its count whatever the jobs, so there are no jobs to pass on; give each pool its "
                         + "own target");
             }
-            if (pool.bool("slurmPowerSaving") && (groups.isFallback(name) || groups.group(name).size() > 1)) {
-                problems.add(pool.key("slurmPowerSaving") + " = true cannot be combined with fallback pools: Slurm "
+            if (followsPowerRequests && (groups.isFallback(name) || groups.group(name).size() > 1)) {
+                problems.add(pool.key(FOLLOW_POWER_REQUESTS) + " = true cannot be combined with fallback pools: Slurm "
                         + "chooses which nodes to resume, so there is nothing for a fallback to take over");
             }
         }
@@ -97,5 +107,42 @@ public final class PoolConfigs {
             throw new ConfigException(problems);
         }
         return pools;
+    }
+
+    /**
+     * Whether the pool's scheduler decides which nodes run; {@code slurmPowerSaving}, its former name, is still read
+     * (with a warning) so that a file written for an earlier release keeps working.
+     */
+    private static boolean followPowerRequests(PoolSettings pool, List<String> problems) {
+        if (!pool.isSet(FORMER_FOLLOW_POWER_REQUESTS)) {
+            return pool.bool(FOLLOW_POWER_REQUESTS);
+        }
+        if (pool.isSet(FOLLOW_POWER_REQUESTS)
+                && pool.bool(FOLLOW_POWER_REQUESTS) != pool.bool(FORMER_FOLLOW_POWER_REQUESTS)) {
+            problems.add(pool.key(FORMER_FOLLOW_POWER_REQUESTS) + " is the former name of "
+                    + pool.key(FOLLOW_POWER_REQUESTS) + " and the two disagree: keep only the second");
+        } else if (!warnedFormerName.getAndSet(true)) {
+            log.warn("{} is the former name of {}: rename it (it is still read)", pool.key(FORMER_FOLLOW_POWER_REQUESTS),
+                    pool.key(FOLLOW_POWER_REQUESTS));
+        }
+        return pool.bool(FORMER_FOLLOW_POWER_REQUESTS);
+    }
+
+    /**
+     * The pool's decisions in order; the scaler's own must all be there, once each and in their order, so that a
+     * drain is completed before idle nodes are counted and nothing of the scaler's safety is left out.
+     */
+    private static List<String> decisions(PoolSettings pool, List<String> problems) {
+        List<String> decisions = Arrays.stream(pool.string("decisions").split(",")).map(String::strip)
+                .filter(d -> !d.isEmpty()).toList();
+        List<String> own = decisions.stream().filter(PoolConfig.OWN_DECISIONS::contains).toList();
+        if (!own.equals(PoolConfig.OWN_DECISIONS)) {
+            problems.add(pool.key("decisions") + "=" + pool.string("decisions") + " must name "
+                    + String.join(", ", PoolConfig.OWN_DECISIONS) + " once each and in this order; place your own "
+                    + "decisions among them");
+        } else if (decisions.size() != new HashSet<>(decisions).size()) {
+            problems.add(pool.key("decisions") + "=" + pool.string("decisions") + " names a decision twice");
+        }
+        return decisions;
     }
 }

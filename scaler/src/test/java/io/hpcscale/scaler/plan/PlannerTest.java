@@ -975,7 +975,7 @@ class PlannerTest {
         Plan plan = pool.plan().plan();
         assertEquals(List.of(id(2)), started(plan));
         assertEquals(List.of(new Plan.PowerDone(node(1), "its instance is already running")), plan.powerDone());
-        assertEquals(List.of("Slurm asks to resume p-vm003 but the pool is at its max of 2 or its step limit"),
+        assertEquals(List.of("the scheduler asks to resume p-vm003 but the pool is at its max of 2 or its step limit"),
                 notes(plan, EventKind.AT_MAX));
     }
 

@@ -50,6 +50,7 @@ final class PoolStateBuilder {
     TargetReading target;
     String fixedShrink;
     int evictionRounds = 3;
+    String decisions = String.join(", ", PoolConfig.OWN_DECISIONS);
     final List<Instance> instances = new ArrayList<>();
     final Map<String, String> poolOfNode = new HashMap<>();
     final List<RemovalMessage.Request> removals = new ArrayList<>();
@@ -65,9 +66,9 @@ final class PoolStateBuilder {
     PoolConfig config() {
         return PoolConfigs.withDefaults("p", new VmShape(16, 65536, gpus), max, Map.of("min", Integer.toString(min),
                 "countHeldJobs", Boolean.toString(countHeld), "maxStartPerCycle", Integer.toString(maxStart),
-                "maxStopPerCycle", Integer.toString(maxStop), "slurmPowerSaving", Boolean.toString(powerSaving),
+                "maxStopPerCycle", Integer.toString(maxStop), "followPowerRequests", Boolean.toString(powerSaving),
                 "target", fixedShrink == null ? "demand" : "fixed", "shrink", fixedShrink == null ? "lazy" : fixedShrink,
-                "evictionRoundsBeforeBackoff", Integer.toString(evictionRounds)));
+                "evictionRoundsBeforeBackoff", Integer.toString(evictionRounds), "decisions", decisions));
     }
 
     /** Instance i was started by hpcscale at {@code since} and its node has not reported yet. */
@@ -153,5 +154,10 @@ final class PoolStateBuilder {
 
     PlanResult plan() {
         return new Planner(Duration.ofMinutes(6)).plan(build());
+    }
+
+    /** The plan with these decisions of an administrator's own, in the order {@link #decisions} gives. */
+    PlanResult plan(CustomDecision... custom) {
+        return new Planner(Duration.ofMinutes(6), CustomDecisions.byName(List.of(custom))).plan(build());
     }
 }
