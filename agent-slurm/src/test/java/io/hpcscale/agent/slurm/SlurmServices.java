@@ -10,7 +10,7 @@ import io.hpcscale.common.config.Settings;
 import io.hpcscale.common.exec.ZtExecCommandRunner;
 import io.hpcscale.common.store.DocumentStore;
 import io.hpcscale.common.store.SqliteClusterLoadStore;
-import io.hpcscale.scaler.ScalerProgram;
+import io.hpcscale.scaler.Programs;
 import io.hpcscale.scaler.cloud.CloudProviders;
 import io.hpcscale.scaler.cloud.SimulatedCloud;
 import io.hpcscale.scaler.plan.EventKind;
@@ -55,7 +55,7 @@ final class SlurmServices implements AutoCloseable {
     SlurmServices(Path dir, Path config) {
         ConfigLoader loader = new ConfigLoader(ConfigCatalog.installed());
         Settings agentSettings = loader.load(config, Map.of(), SlurmAgentMain.PROGRAM);
-        Settings scalerSettings = loader.load(config, Map.of(), ScalerProgram.PROGRAM);
+        Settings scalerSettings = loader.load(config, Map.of(), Programs.SCALER);
         store = new SqliteClusterLoadStore(dir.resolve("clusterload.db"), Duration.ofSeconds(10),
                 Clock.systemUTC());
         DocumentStore documents = new DocumentStore(store);

@@ -6,6 +6,7 @@ import io.hpcscale.common.config.Settings;
 import io.hpcscale.common.store.StoreCheck;
 import io.hpcscale.scaler.check.Finding;
 import io.hpcscale.scaler.check.PoolCheck;
+import io.hpcscale.scaler.cloud.CloudProviders;
 import io.hpcscale.scaler.plan.Words;
 import java.io.PrintWriter;
 import java.time.Clock;
@@ -37,7 +38,7 @@ final class CheckCommand implements Callable<Integer> {
         List<PoolCheck> checks;
         Settings settings = root.loadSettings();
         List<StoreCheck.Finding> store = StoreCheck.run(settings, Clock.systemUTC());
-        try (ConfigurationCheck check = ConfigurationCheck.from(settings, Clock.systemUTC())) {
+        try (ConfigurationCheck check = ConfigurationCheck.from(settings, Clock.systemUTC(), CloudProviders.installedModules())) {
             checks = check.run();
         }
         PrintWriter out = spec.commandLine().getOut();

@@ -11,18 +11,15 @@ import io.hpcscale.scaler.check.NodeReports;
 import io.hpcscale.scaler.check.PoolCheck;
 import io.hpcscale.scaler.cloud.CallGate;
 import io.hpcscale.scaler.cloud.CloudException;
+import io.hpcscale.scaler.cloud.CloudModule;
 import io.hpcscale.scaler.cloud.CloudProvider;
 import io.hpcscale.scaler.cloud.CloudProviders;
 import io.hpcscale.scaler.cloud.Instance;
 import io.hpcscale.scaler.cloud.PowerState;
 import io.hpcscale.scaler.cloud.SimulatedCloud;
-import io.hpcscale.scaler.cloud.azure.AzureClients;
-import io.hpcscale.scaler.cloud.azure.AzurePoolSettings;
-import io.hpcscale.scaler.cloud.azure.ScaleSetCheck;
 import io.hpcscale.scaler.pool.PoolConfig;
 import io.hpcscale.scaler.pool.PoolConfigs;
 import io.hpcscale.scaler.plan.Words;
-import io.hpcscale.scaler.removal.RemovalQueueSettings;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -30,7 +27,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Checks each configured pool against its provider and the store, reading only: what {@code check} prints. The
@@ -41,40 +37,29 @@ final class ConfigurationCheck implements AutoCloseable {
     private final Settings settings;
     private final Map<String, PoolConfig> configs;
     private final Map<String, CloudProvider> providers;
-    private final Map<String, AzurePoolSettings> azurePools;
-    private final ScaleSetCheck azure;
+    private final CloudProviders factory;
     private final NodeReports nodes;
 
     private ConfigurationCheck(Settings settings, Map<String, PoolConfig> configs,
-            Map<String, CloudProvider> providers, Map<String, AzurePoolSettings> azurePools, ScaleSetCheck azure,
-            NodeReports nodes) {
+            Map<String, CloudProvider> providers, CloudProviders factory, NodeReports nodes) {
         this.settings = settings;
         this.configs = configs;
         this.providers = providers;
-        this.azurePools = azurePools;
-        this.azure = azure;
+        this.factory = factory;
         this.nodes = nodes;
     }
 
     /** @throws ConfigException listing every pool setting that is missing or cannot be used */
-    static ConfigurationCheck from(Settings settings, Clock clock) {
+    static ConfigurationCheck from(Settings settings, Clock clock, List<CloudModule> clouds) {
         Map<String, PoolConfig> configs = PoolConfigs.fromSettings(settings);
-        // The azure check signs in and probes with the providers' own clients: one credential, as in the scaler.
-        AtomicReference<AzureClients> azureClients = new AtomicReference<>();
+        // A cloud's check signs in and probes with its providers' own clients: one credential, as in the scaler.
         CloudProviders factory = new CloudProviders(settings, new ZtExecCommandRunner(), new SimulatedCloud(clock),
-                CallGate.ALWAYS_OPEN, azureSettings -> {
-                    azureClients.set(new AzureClients(azureSettings));
-                    return azureClients.get();
-                });
+                CallGate.ALWAYS_OPEN, clouds);
         Map<String, CloudProvider> providers = new LinkedHashMap<>();
-        Map<String, AzurePoolSettings> azurePools = new LinkedHashMap<>();
         List<String> problems = new ArrayList<>();
         for (String name : configs.keySet()) {
             try {
                 providers.put(name, factory.forPool(name));
-                if (provider(settings, name).equals("azure")) {
-                    azurePools.put(name, AzurePoolSettings.from(settings.pool(name), azureClients.get().settings()));
-                }
             } catch (ConfigException e) {
                 problems.addAll(e.problems());
             }
@@ -82,9 +67,7 @@ final class ConfigurationCheck implements AutoCloseable {
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);
         }
-        return new ConfigurationCheck(settings, configs, providers, azurePools,
-                azureClients.get() == null ? null : new ScaleSetCheck(azureClients.get(),
-                        RemovalQueueSettings.from(settings).isPresent()),
+        return new ConfigurationCheck(settings, configs, providers, factory,
                 new NodeReports(() -> StoreFactory.open(settings, clock)));
     }
 
@@ -103,12 +86,11 @@ final class ConfigurationCheck implements AutoCloseable {
                     + "simulator), so there is nothing outside to check"));
         }
         List<Finding> findings = new ArrayList<>();
-        if (kind.equals("azure")) {
-            PoolConfig config = configs.get(name);
-            ScaleSetCheck.Result result = azure.check(azurePools.get(name), config.shapeSettings(),
-                    config.stopAction());
+        var cloud = factory.cloudOf(name);
+        if (cloud.isPresent()) {
+            CloudModule.PoolFindings result = cloud.get().check(configs.get(name), settings.pool(name));
             findings.addAll(result.findings());
-            if (!result.scaleSetRead()) {
+            if (!result.listable()) {
                 return findings;
             }
         }
@@ -143,9 +125,8 @@ final class ConfigurationCheck implements AutoCloseable {
 
     /** The setting that names an instance's node, with its value: what to change when names do not match. */
     private String naming(String name) {
-        return provider(settings, name).equals("azure")
-                ? "pool." + name + ".azure.nodeName = " + settings.pool(name).string("azure.nodeName")
-                : "the node column of pool." + name + ".command.list";
+        return factory.cloudOf(name).map(cloud -> cloud.nodeNaming(settings.pool(name)))
+                .orElse("the node column of pool." + name + ".command.list");
     }
 
     private static String byState(List<Instance> instances) {

@@ -3,7 +3,7 @@ package io.hpcscale.scaler.cli;
 import io.hpcscale.common.cli.Cli;
 import io.hpcscale.common.cli.DocumentsCommand;
 import io.hpcscale.common.cli.RootCommand;
-import io.hpcscale.scaler.ScalerProgram;
+import io.hpcscale.scaler.Programs;
 import picocli.CommandLine;
 
 /** The production scaler's commands: run, once, plan, check, set-capacity, status, events, usage, documents. */
@@ -12,7 +12,7 @@ public final class ScalerMain {
     }
 
     public static CommandLine commandLine() {
-        CommandLine commandLine = Cli.commandLine(new RootCommand(ScalerProgram.PROGRAM));
+        CommandLine commandLine = Cli.commandLine(new RootCommand(Programs.SCALER));
         commandLine.addSubcommand("run", new ScalerRunCommand());
         commandLine.addSubcommand("once", new ScalerOnceCommand());
         commandLine.addSubcommand("plan", new ScalerPlanCommand());

@@ -9,6 +9,7 @@ import io.hpcscale.common.metrics.MetricsServer;
 import io.hpcscale.common.store.DocumentStore;
 import io.hpcscale.common.store.StoreFactory;
 import io.hpcscale.scaler.cloud.CloudProvider;
+import io.hpcscale.scaler.cloud.CloudModule;
 import io.hpcscale.scaler.cloud.CloudProviders;
 import io.hpcscale.scaler.cloud.SimulatedCloud;
 import io.hpcscale.scaler.plan.CustomDecision;
@@ -18,8 +19,6 @@ import io.hpcscale.scaler.metrics.ScalerMetrics;
 import io.hpcscale.scaler.pool.PoolConfig;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.hpcscale.scaler.pool.PoolConfigs;
-import io.hpcscale.scaler.removal.RemovalQueueSettings;
-import io.hpcscale.scaler.removal.StorageQueueRemovalQueue;
 import io.hpcscale.scaler.run.ActionGate;
 import io.hpcscale.scaler.run.ActionHooks;
 import io.hpcscale.scaler.run.CloudThrottles;
@@ -29,8 +28,6 @@ import io.hpcscale.scaler.run.RemovalInbox;
 import io.hpcscale.scaler.run.Scaler;
 import io.hpcscale.scaler.run.ScalerEvents;
 import io.hpcscale.scaler.run.ScalerLease;
-import io.hpcscale.scaler.cloud.azure.AzureClients;
-import io.hpcscale.scaler.cloud.azure.AzureSettings;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -41,7 +38,6 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Function;
 
 /** A scaler wired from the settings: store, lease, pools, providers, planner, event recorder and pool threads. */
 final class ScalerRuntime implements AutoCloseable {
@@ -85,15 +81,15 @@ final class ScalerRuntime implements AutoCloseable {
     }
 
     static ScalerRuntime start(Settings settings, Clock clock) {
-        return start(settings, clock, false, AzureClients::new);
+        return start(settings, clock, false, CloudProviders.installedModules());
     }
 
     /**
-     * A runtime whose azure pools use these clients: tests give clients that trust a local Resource Manager and
-     * keep the test's time, so that a half hour of cycles runs in seconds.
+     * A runtime with these clouds: tests give one whose clients trust a local imitation and keep the test's time,
+     * so that a half hour of cycles runs in seconds.
      */
-    static ScalerRuntime start(Settings settings, Clock clock, Function<AzureSettings, AzureClients> azureClients) {
-        return start(settings, clock, false, azureClients);
+    static ScalerRuntime start(Settings settings, Clock clock, List<CloudModule> clouds) {
+        return start(settings, clock, false, clouds);
     }
 
     /**
@@ -101,11 +97,11 @@ final class ScalerRuntime implements AutoCloseable {
      * missing SQLite file is an error rather than a new empty store and a user who may only read it can use them.
      */
     static ScalerRuntime forReading(Settings settings, Clock clock) {
-        return start(settings, clock, true, AzureClients::new);
+        return start(settings, clock, true, CloudProviders.installedModules());
     }
 
     private static ScalerRuntime start(Settings settings, Clock clock, boolean readOnly,
-            Function<AzureSettings, AzureClients> azureClients) {
+            List<CloudModule> clouds) {
         Duration interval = settings.duration("scaler.interval");
         Duration leaseTtl = settings.optionalDuration("scaler.leaseTtl").orElse(interval.multipliedBy(3));
         if (leaseTtl.compareTo(interval.multipliedBy(2)) < 0) {
@@ -118,7 +114,7 @@ final class ScalerRuntime implements AutoCloseable {
         Map<String, CustomDecision> customDecisions = CustomDecisions.installed(settings);
         CustomDecisions.check(configs, customDecisions);
         CloudProviders providers = new CloudProviders(settings, new ZtExecCommandRunner(), new SimulatedCloud(clock),
-                gate, azureClients);
+                gate, clouds);
         Observability observability = Observability.from(settings);
         Map<PoolConfig, CloudProvider> providerOf = new LinkedHashMap<>();
         List<String> problems = new ArrayList<>();
@@ -141,7 +137,7 @@ final class ScalerRuntime implements AutoCloseable {
         providerOf.forEach((config, provider) -> pools.add(new PoolRuntime(config, provider, config.fixed()
                 ? providers.targetForPool(config.name(), documents, clock) : null)));
         ScalerEvents events = new ScalerEvents(documents, settings.duration("scaler.eventTtl"), !dryRun);
-        RemovalInbox removals = removalInbox(settings, clock);
+        RemovalInbox removals = providers.removalInbox(clock);
         ExecutorService poolThreads = Executors.newFixedThreadPool(settings.intValue("scaler.poolConcurrency"),
                 daemonThreads());
         Scaler scaler = new Scaler(pools, new Scaler.Wiring(documents,
@@ -150,14 +146,6 @@ final class ScalerRuntime implements AutoCloseable {
                 dryRun, removals, settings.duration("scaler.fullReadInterval"),
                 ActionHooks.fromSettings(settings, new ZtExecCommandRunner())));
         return new ScalerRuntime(store, scaler, poolThreads, removals, clock, settings, observability);
-    }
-
-    /** The queue nodes ask to be removed through, when azure.removalQueue.* configures one. */
-    private static RemovalInbox removalInbox(Settings settings, Clock clock) {
-        return RemovalQueueSettings.from(settings)
-                .map(queue -> new RemovalInbox(StorageQueueRemovalQueue.open(queue, settings, clock),
-                        queue.visibilityTimeout()))
-                .orElse(RemovalInbox.none());
     }
 
     /** One cycle at the wall clock's time, waiting for every pool: acted on (honouring dry run), or only planned. */

@@ -19,6 +19,7 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Clock;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -63,10 +64,10 @@ final class SetCapacityCommand implements Callable<Integer> {
         Clock clock = Clock.systemUTC();
         CloudProviders providers = new CloudProviders(settings, new ZtExecCommandRunner(), new SimulatedCloud(clock),
                 new ActionGate());
-        boolean azure = "azure".equals(settings.pool(poolName).string("provider"));
-        try (ClusterLoadStore store = azure ? null : StoreFactory.open(settings, clock)) {
-            TargetSource target = providers.targetForPool(poolName, store == null ? null : new DocumentStore(store),
-                    clock);
+        Optional<TargetSource> inCloud = providers.targetInCloud(poolName);
+        try (ClusterLoadStore store = inCloud.isPresent() ? null : StoreFactory.open(settings, clock)) {
+            TargetSource target = inCloud.orElseGet(() -> providers.targetForPool(poolName, new DocumentStore(store),
+                    clock));
             OptionalInt before = readQuietly(target);
             target.write(count, "set-capacity on " + host());
             out.printf("pool %s: target %s -> %d (%s); the scaler acts on it at its next cycle%n", poolName,

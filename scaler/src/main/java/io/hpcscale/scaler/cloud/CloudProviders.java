@@ -6,38 +6,50 @@ import io.hpcscale.common.config.Settings;
 import io.hpcscale.common.exec.CommandLimits;
 import io.hpcscale.common.exec.CommandRunner;
 import io.hpcscale.common.store.DocumentStore;
-import io.hpcscale.scaler.cloud.azure.AzureClients;
-import io.hpcscale.scaler.cloud.azure.AzureProviders;
-import io.hpcscale.scaler.cloud.azure.AzureSettings;
 import io.hpcscale.scaler.pool.StopAction;
 import io.hpcscale.scaler.fixed.StoredTarget;
 import io.hpcscale.scaler.fixed.TargetSource;
+import io.hpcscale.scaler.run.RemovalInbox;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.function.Function;
+import java.util.Map;
+import java.util.Optional;
+import java.util.ServiceLoader;
 
-/** Makes each pool's provider from {@code pool.<name>.provider} and the provider's own settings. */
+/**
+ * Makes each pool's provider from {@code pool.<name>.provider} and the provider's own settings: the core's
+ * {@code command} and {@code simulated}, or a {@link CloudModule} on the class path.
+ */
 public final class CloudProviders {
+    private static final List<String> OWN = List.of("command", "simulated");
+
     private final Settings settings;
     private final CommandRunner runner;
     private final SimulatedCloud simulatedCloud;
     private final CallGate gate;
-    private final Function<AzureSettings, AzureClients> azureClients;
-    private AzureProviders azure;
+    private final Map<String, CloudModule> modules = new LinkedHashMap<>();
+    private final Map<String, CloudModule.Cloud> opened = new HashMap<>();
 
     public CloudProviders(Settings settings, CommandRunner runner, SimulatedCloud simulatedCloud, CallGate gate) {
-        this(settings, runner, simulatedCloud, gate, AzureClients::new);
+        this(settings, runner, simulatedCloud, gate, installedModules());
     }
 
-    /** @param azureClients makes the Azure clients from the azure.* settings (tests: trusting a local imitation) */
+    /** @param modules the clouds pools may name (tests: one whose clients trust a local imitation) */
     public CloudProviders(Settings settings, CommandRunner runner, SimulatedCloud simulatedCloud, CallGate gate,
-            Function<AzureSettings, AzureClients> azureClients) {
+            List<CloudModule> modules) {
         this.settings = settings;
         this.runner = runner;
         this.simulatedCloud = simulatedCloud;
         this.gate = gate;
-        this.azureClients = azureClients;
+        modules.forEach(module -> this.modules.putIfAbsent(module.name(), module));
+    }
+
+    /** The clouds on the class path. */
+    public static List<CloudModule> installedModules() {
+        return ServiceLoader.load(CloudModule.class).stream().map(ServiceLoader.Provider::get).toList();
     }
 
     /** @throws ConfigException naming every setting the pool's provider lacks or cannot use */
@@ -45,20 +57,49 @@ public final class CloudProviders {
         PoolSettings pool = settings.pool(name);
         String provider = pool.string("provider");
         return switch (provider) {
-            case "azure" -> azure().forPool(pool);
             case "command" -> command(pool);
             case "simulated" -> simulated(pool);
-            default -> throw new ConfigException(pool.key("provider") + "=" + provider + " is not a provider");
+            default -> cloudOf(name).orElseThrow(() -> new ConfigException(pool.key("provider") + "=" + provider
+                    + " is not a provider here: the providers are " + String.join(", ", providers())
+                    + " (a cloud comes with its module's jar, e.g. azure with the hpcscale-scaler package)"))
+                    .forPool(pool);
         };
     }
 
-    /**
-     * Where a fixed pool's count lives: its resource group's tag for an azure pool, the store for the others.
-     */
+    /** Where a fixed pool's count lives: where its cloud keeps it, else the store. */
     public TargetSource targetForPool(String name, DocumentStore store, Clock clock) {
-        PoolSettings pool = settings.pool(name);
-        return "azure".equals(pool.string("provider")) ? azure().targetForPool(pool)
-                : new StoredTarget(store, name, clock);
+        return targetInCloud(name).orElseGet(() -> new StoredTarget(store, name, clock));
+    }
+
+    /** A fixed pool's count where its cloud keeps it; empty when the store keeps it. */
+    public Optional<TargetSource> targetInCloud(String name) {
+        return cloudOf(name).flatMap(cloud -> cloud.targetForPool(settings.pool(name)));
+    }
+
+    /** The cloud of a pool whose provider is a module's, made the first time one of its pools asks. */
+    public synchronized Optional<CloudModule.Cloud> cloudOf(String name) {
+        CloudModule module = modules.get(settings.pool(name).string("provider"));
+        if (module == null) {
+            return Optional.empty();
+        }
+        return Optional.of(opened.computeIfAbsent(module.name(), n -> module.open(settings, gate)));
+    }
+
+    /** The removal queue of the first cloud whose settings configure one; none when none does. */
+    public RemovalInbox removalInbox(Clock clock) {
+        for (CloudModule module : modules.values()) {
+            Optional<RemovalInbox> queue = module.removalInbox(settings, clock);
+            if (queue.isPresent()) {
+                return queue.get();
+            }
+        }
+        return RemovalInbox.none();
+    }
+
+    private List<String> providers() {
+        List<String> names = new ArrayList<>(modules.keySet());
+        names.addAll(OWN);
+        return names;
     }
 
     private CloudProvider command(PoolSettings pool) {
@@ -85,14 +126,6 @@ public final class CloudProviders {
         } catch (IllegalArgumentException e) {
             throw new ConfigException(e.getMessage());
         }
-    }
-
-    /** The clients of every azure pool, made with the first (the azure.* settings are checked then). */
-    private synchronized AzureProviders azure() {
-        if (azure == null) {
-            azure = new AzureProviders(azureClients.apply(AzureSettings.from(settings)), gate);
-        }
-        return azure;
     }
 
     private CloudProvider simulated(PoolSettings pool) {

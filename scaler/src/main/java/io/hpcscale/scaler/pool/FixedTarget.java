@@ -5,13 +5,12 @@ import java.util.Objects;
 /**
  * A pool of {@code target = fixed}: it keeps a count of instances set from outside rather than what queued jobs need.
  *
- * @param tag    the resource-group tag holding the count (azure provider)
- * @param shrink how a lowered target is met when no agent reports the pool's nodes
+ * @param shrink how a lowered target is met when no agent reports the pool's nodes; where the count lives is the
+ *               provider's ({@code io.hpcscale.scaler.cloud.CloudModule.Cloud#targetForPool}), else the store's
  */
-public record FixedTarget(String tag, Shrink shrink) {
+public record FixedTarget(Shrink shrink) {
 
     public FixedTarget {
-        Objects.requireNonNull(tag, "tag");
         Objects.requireNonNull(shrink, "shrink");
     }
 

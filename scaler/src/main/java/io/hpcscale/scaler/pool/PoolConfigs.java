@@ -6,7 +6,7 @@ import io.hpcscale.common.config.ConfigLoader;
 import io.hpcscale.common.config.PoolGroups;
 import io.hpcscale.common.config.PoolSettings;
 import io.hpcscale.common.config.Settings;
-import io.hpcscale.scaler.ScalerProgram;
+import io.hpcscale.scaler.Programs;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -21,7 +21,8 @@ import org.slf4j.LoggerFactory;
 /** The pools of the scaler's configuration, with the checks that span several keys. */
 public final class PoolConfigs {
     private static final Logger log = LoggerFactory.getLogger(PoolConfigs.class);
-    private static final Set<String> PROVIDERS_READING_SHAPES = Set.of("azure");
+    /** The core's providers, which cannot read a VM's shape; a cloud module's may. */
+    private static final Set<String> PROVIDERS_NOT_READING_SHAPES = Set.of("command", "simulated");
     private static final String FOLLOW_POWER_REQUESTS = "followPowerRequests";
     private static final String FORMER_FOLLOW_POWER_REQUESTS = "slurmPowerSaving";
     private static final AtomicBoolean warnedFormerName = new AtomicBoolean();
@@ -43,7 +44,7 @@ public final class PoolConfigs {
         values.put("pool." + name + ".gpus", Integer.toString(shape.gpus()));
         values.put("pool." + name + ".max", Integer.toString(max));
         settings.forEach((property, value) -> values.put("pool." + name + "." + property, value));
-        return fromSettings(new ConfigLoader(ConfigCatalog.installed()).fromMap(values, ScalerProgram.PROGRAM)).get(name);
+        return fromSettings(new ConfigLoader(ConfigCatalog.installed()).fromMap(values, Programs.SCALER)).get(name);
     }
 
     public static PoolConfig withDefaults(String name, VmShape shape, int max) {
@@ -71,9 +72,9 @@ public final class PoolConfigs {
             ShapeSettings shape = new ShapeSettings(pool.optionalInteger("cpus").map(Long::intValue).orElse(null),
                     pool.optionalInteger("memoryMb").orElse(null),
                     pool.optionalInteger("gpus").map(Long::intValue).orElse(null));
-            if (shape.complete().isEmpty() && !PROVIDERS_READING_SHAPES.contains(pool.string("provider"))) {
+            if (shape.complete().isEmpty() && PROVIDERS_NOT_READING_SHAPES.contains(pool.string("provider"))) {
                 problems.add(pool.key("cpus") + " and " + pool.key("memoryMb") + " are required for "
-                        + pool.key("provider") + " = " + pool.string("provider") + ": only the azure provider reads "
+                        + pool.key("provider") + " = " + pool.string("provider") + ": only a cloud module's provider (azure) reads "
                         + "them from the VM size");
                 continue;
             }
@@ -85,7 +86,7 @@ public final class PoolConfigs {
                     pool.intValue("maxStopPerCycle"), pool.intValue("bootFailuresBeforeBackoff"),
                     pool.duration("capacityBackoff"), followsPowerRequests,
                     groups.group(name).subList(1, groups.group(name).size()),
-                    "fixed".equals(pool.string("target")) ? new FixedTarget(pool.string("targetTag"),
+                    "fixed".equals(pool.string("target")) ? new FixedTarget(
                             FixedTarget.Shrink.fromSetting(pool.string("shrink"))) : null,
                     new EvictionBackoff(pool.intValue("evictionRoundsBeforeBackoff"),
                             pool.duration("evictionWindow")), decisions(pool, problems)));

@@ -3,13 +3,13 @@ package io.hpcscale.scaler.removal;
 import java.time.Duration;
 
 /** The service's bounds on one receive, checked by every queue alike, so that the fake refuses what Azure would. */
-final class ReceiveLimits {
-    static final Duration LONGEST_VISIBILITY = Duration.ofDays(7);
+public final class ReceiveLimits {
+    public static final Duration LONGEST_VISIBILITY = Duration.ofDays(7);
 
     private ReceiveLimits() {
     }
 
-    static void check(int max, Duration visibilityTimeout) {
+    public static void check(int max, Duration visibilityTimeout) {
         if (max < 1 || max > RemovalQueue.MAX_RECEIVE) {
             throw new IllegalArgumentException("a receive takes 1 to " + RemovalQueue.MAX_RECEIVE + " messages, not "
                     + max);

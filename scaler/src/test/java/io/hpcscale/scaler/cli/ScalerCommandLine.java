@@ -6,19 +6,16 @@ import io.hpcscale.common.model.DocumentKey;
 import io.hpcscale.common.model.ScalerStateDocument;
 import io.hpcscale.common.store.DocumentStore;
 import io.hpcscale.common.store.SqliteClusterLoadStore;
-import io.hpcscale.scaler.cloud.azure.fake.FakeArm;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import picocli.CommandLine;
 
 /**
  * The scaler's real command line as the end-to-end tests run it: each call a new scaler process, as far as the
- * scaler can tell, on one SQLite store in the test's directory; azure pools against the fake Resource Manager.
+ * scaler can tell, on one SQLite store in the test's directory.
  */
 public final class ScalerCommandLine {
 
@@ -43,15 +40,6 @@ public final class ScalerCommandLine {
         Run once = run("once", "--config", config.toString());
         assertEquals(0, once.code(), once.output());
         return once.output();
-    }
-
-    /** The settings every such test starts from: the store in {@code dir}, the fake as Resource Manager. */
-    public static List<String> azureSettings(FakeArm arm, Path dir) {
-        return new ArrayList<>(List.of(
-                "store.sqlite.path = " + dir.resolve("clusterload.db"),
-                "azure.cloud = custom",
-                "azure.resourceManagerEndpoint = " + arm.baseUrl() + "/",
-                "azure.subscriptionId = " + arm.subscriptionId()));
     }
 
     /** The pool's scaler state as the last command stored it. */

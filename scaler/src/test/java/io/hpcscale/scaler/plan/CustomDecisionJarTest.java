@@ -10,7 +10,7 @@ import io.hpcscale.common.config.ConfigCatalog;
 import io.hpcscale.common.config.ConfigException;
 import io.hpcscale.common.config.ConfigLoader;
 import io.hpcscale.common.config.Settings;
-import io.hpcscale.scaler.ScalerProgram;
+import io.hpcscale.scaler.Programs;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -59,7 +59,7 @@ class CustomDecisionJarTest {
 
     private static Settings settings(String jars) {
         return new ConfigLoader(ConfigCatalog.installed()).fromMap(Map.of(CustomDecisions.JARS_SETTING, jars),
-                ScalerProgram.PROGRAM);
+                Programs.SCALER);
     }
 
     @Test
@@ -96,7 +96,7 @@ class CustomDecisionJarTest {
 
     @Test
     void withoutTheSettingOnlyTheClassPathIsSearched() {
-        Settings none = new ConfigLoader(ConfigCatalog.installed()).fromMap(Map.of(), ScalerProgram.PROGRAM);
+        Settings none = new ConfigLoader(ConfigCatalog.installed()).fromMap(Map.of(), Programs.SCALER);
         assertTrue(CustomDecisions.installed(none).isEmpty());
     }
 }

@@ -23,7 +23,7 @@ class FakeRemovalQueueTest {
 
     @Test
     void aReceivedMessageIsHiddenUntilItsVisibilityTimeoutThenComesBackCountedAgain() throws Exception {
-        queue.send(RemovalMessageCodecTest.uniform());
+        queue.send(RemovalRequests.uniform());
 
         RemovalMessage first = queue.receive(10, VISIBILITY).get(0);
         assertEquals(List.of(), queue.receive(10, VISIBILITY), "hidden while it is being handled");
@@ -36,12 +36,12 @@ class FakeRemovalQueueTest {
         assertEquals(2, second.delivery().dequeueCount());
         assertEquals(first.delivery().messageId(), second.delivery().messageId());
         assertNotEquals(first.delivery().popReceipt(), second.delivery().popReceipt());
-        assertEquals(RemovalMessageCodecTest.uniform(), ((RemovalMessage.Request) second).request());
+        assertEquals(RemovalRequests.uniform(), ((RemovalMessage.Request) second).request());
     }
 
     @Test
     void aStaleReceiptDeletesNothingAndTheLatestDeletes() throws Exception {
-        queue.send(RemovalMessageCodecTest.uniform());
+        queue.send(RemovalRequests.uniform());
         RemovalMessage first = queue.receive(1, VISIBILITY).get(0);
         clock.advance(VISIBILITY);
         RemovalMessage second = queue.receive(1, VISIBILITY).get(0);
@@ -55,7 +55,7 @@ class FakeRemovalQueueTest {
 
     @Test
     void aMessageReceivedMoreThanMaxTriesTimesIsPoisonAndSetAsideWithItsReason() throws Exception {
-        queue.send(RemovalMessageCodecTest.uniform());
+        queue.send(RemovalRequests.uniform());
         for (int i = 0; i < 3; i++) {
             assertInstanceOf(RemovalMessage.Request.class, queue.receive(1, VISIBILITY).get(0));
             clock.advance(VISIBILITY);
@@ -65,7 +65,7 @@ class FakeRemovalQueueTest {
                 .get(0));
         assertTrue(queue.setAside(poison, poison.reason()));
 
-        assertEquals("the removal of render_3 (" + RemovalMessageCodecTest.UNIFORM_ID + ") was received 4 times "
+        assertEquals("the removal of render_3 (" + RemovalRequests.UNIFORM_ID + ") was received 4 times "
                 + "without being carried out, more than maxTries (3)", poison.reason());
         assertEquals(List.of(), queue.messages());
         SetAside kept = queue.poisonQueue().get(0);
@@ -100,7 +100,7 @@ class FakeRemovalQueueTest {
 
     @Test
     void aFailingQueueThrowsRatherThanLookingEmpty() throws Exception {
-        queue.send(RemovalMessageCodecTest.uniform());
+        queue.send(RemovalRequests.uniform());
         queue.failWith(Failure.UNREACHABLE);
 
         RemovalQueueException e = assertThrows(RemovalQueueException.class, () -> queue.receive(10, VISIBILITY));

@@ -13,19 +13,12 @@ import java.util.Locale;
 import org.junit.jupiter.api.Test;
 
 class RemovalMessageCodecTest {
-    static final String SUBSCRIPTION = "8d2a5c1e-3f4b-4a6d-9e7c-1b0a2c3d4e5f";
-    static final String UNIFORM_ID = "/subscriptions/" + SUBSCRIPTION + "/resourceGroups/rg-render/providers/"
-            + "Microsoft.Compute/virtualMachineScaleSets/render/virtualMachines/3";
-    static final String FLEXIBLE_ID = "/subscriptions/" + SUBSCRIPTION + "/resourceGroups/rg-render/providers/"
-            + "Microsoft.Compute/virtualMachines/render-flex_4f3c2a1b";
-    private static final Instant AT = Instant.parse("2025-03-01T12:00:00Z");
+    private static final String SUBSCRIPTION = RemovalRequests.SUBSCRIPTION;
+    private static final String UNIFORM_ID = RemovalRequests.UNIFORM_ID;
+    private static final String FLEXIBLE_ID = RemovalRequests.FLEXIBLE_ID;
+    private static final Instant AT = RemovalRequests.AT;
 
     private final RemovalMessageCodec codec = new RemovalMessageCodec();
-
-    static RemovalRequest uniform() {
-        return new RemovalRequest(VmResourceId.parse(UNIFORM_ID), "render", "render000003", AT,
-                "hpcscale-delete-me 0.1.0 on render000003", "render job finished");
-    }
 
     private static String message(String fields) {
         return "{\"version\":1,\"resourceId\":\"" + UNIFORM_ID + "\",\"scaleSet\":\"render\",\"requestedAt\":"
@@ -38,11 +31,11 @@ class RemovalMessageCodecTest {
 
     @Test
     void aUniformInstanceRequestReadsBackAsItWasWritten() throws Exception {
-        String body = codec.encode(uniform());
+        String body = codec.encode(RemovalRequests.uniform());
 
         RemovalRequest read = codec.decode(body);
 
-        assertEquals(uniform(), read);
+        assertEquals(RemovalRequests.uniform(), read);
         assertTrue(body.startsWith("{\"version\":1,\"resourceId\":\"" + UNIFORM_ID + "\",\"resourceGroup\":"
                 + "\"rg-render\",\"scaleSet\":\"render\""), body);
         assertTrue(read.vm().uniform());
@@ -90,9 +83,9 @@ class RemovalMessageCodecTest {
 
     @Test
     void aBase64EncodedMessageIsReadAsTheAzureFunctionsDefaultWritesIt() throws Exception {
-        String encoded = Base64.getEncoder().encodeToString(codec.encode(uniform()).getBytes(StandardCharsets.UTF_8));
+        String encoded = Base64.getEncoder().encodeToString(codec.encode(RemovalRequests.uniform()).getBytes(StandardCharsets.UTF_8));
 
-        assertEquals(uniform(), codec.decode(encoded));
+        assertEquals(RemovalRequests.uniform(), codec.decode(encoded));
     }
 
     @Test

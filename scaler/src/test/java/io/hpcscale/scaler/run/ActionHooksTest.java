@@ -21,7 +21,7 @@ import io.hpcscale.scaler.removal.Delivery;
 import io.hpcscale.scaler.removal.RemovalMessage;
 import io.hpcscale.scaler.removal.RemovalRequest;
 import io.hpcscale.scaler.removal.VmResourceId;
-import io.hpcscale.scaler.ScalerProgram;
+import io.hpcscale.scaler.Programs;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -60,7 +60,7 @@ class ActionHooksTest {
 
     private ActionHooks hooks(Map<String, String> settings) {
         Map<String, String> values = new HashMap<>(settings);
-        return ActionHooks.fromSettings(new ConfigLoader(ConfigCatalog.installed()).fromMap(values, ScalerProgram.PROGRAM),
+        return ActionHooks.fromSettings(new ConfigLoader(ConfigCatalog.installed()).fromMap(values, Programs.SCALER),
                 new ZtExecCommandRunner());
     }
 

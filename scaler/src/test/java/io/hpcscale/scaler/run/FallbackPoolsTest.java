@@ -19,7 +19,7 @@ import io.hpcscale.scaler.cloud.SimulatedCloud;
 import io.hpcscale.scaler.plan.EventKind;
 import io.hpcscale.scaler.pool.PoolConfig;
 import io.hpcscale.scaler.pool.PoolConfigs;
-import io.hpcscale.scaler.ScalerProgram;
+import io.hpcscale.scaler.Programs;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -53,7 +53,7 @@ class FallbackPoolsTest {
             values.put(extra[i], extra[i + 1]);
         }
         Map<String, PoolConfig> pools = PoolConfigs.fromSettings(new ConfigLoader(ConfigCatalog.installed())
-                .fromMap(values, ScalerProgram.PROGRAM));
+                .fromMap(values, Programs.SCALER));
         return pools.values().toArray(PoolConfig[]::new);
     }
 

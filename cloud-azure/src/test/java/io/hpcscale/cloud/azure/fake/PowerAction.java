@@ -1,0 +1,19 @@
+package io.hpcscale.cloud.azure.fake;
+
+/** What a start, deallocate, power-off or delete request asks of its instances. */
+enum PowerAction {
+    START("start"),
+    DEALLOCATE("deallocate"),
+    POWER_OFF("powerOff"),
+    DELETE("delete");
+
+    private final String operationName;
+
+    PowerAction(String operationName) {
+        this.operationName = operationName;
+    }
+
+    String operationName() {
+        return operationName;
+    }
+}
