@@ -35,7 +35,7 @@ public final class AzureCloudModule implements CloudModule {
     @Override
     public Cloud open(Settings settings, CallGate gate) {
         return new AzureProviders(clients.apply(AzureSettings.from(settings)), gate,
-                RemovalQueueSettings.from(settings).isPresent());
+                RemovalQueueSettings.configured(settings));
     }
 
     @Override

@@ -30,4 +30,18 @@ class OfflineMarkerTest {
         assertEquals("hpcscale: idle f", cut);
         assertTrue(OfflineMarker.isOurs(cut));
     }
+
+    @Test
+    void aCommentOfExactlyTheLimitIsKeptWhole() {
+        assertEquals("hpcscale: idle", OfflineMarker.comment("idle", 14));
+    }
+
+    @Test
+    void theMarkOfANodeComesFromItsOfflineFlagAndItsComment() {
+        assertEquals(OfflineMark.NONE, OfflineMarker.markOf(false, "hpcscale: idle"), "in service: no mark at all");
+        assertEquals(OfflineMark.UNMARKED, OfflineMarker.markOf(true, null));
+        assertEquals(OfflineMark.UNMARKED, OfflineMarker.markOf(true, "  "), "a restart leaves a blank comment");
+        assertEquals(OfflineMark.HPCSCALE, OfflineMarker.markOf(true, "hpcscale: idle for 7m"));
+        assertEquals(OfflineMark.OTHER, OfflineMarker.markOf(true, "bad DIMM -- ops"));
+    }
 }

@@ -17,6 +17,7 @@ import io.hpcscale.scaler.cloud.CloudProviders;
 import io.hpcscale.scaler.cloud.Instance;
 import io.hpcscale.scaler.cloud.PowerState;
 import io.hpcscale.scaler.cloud.SimulatedCloud;
+import io.hpcscale.scaler.plan.CustomDecisions;
 import io.hpcscale.scaler.pool.PoolConfig;
 import io.hpcscale.scaler.pool.PoolConfigs;
 import io.hpcscale.scaler.plan.Words;
@@ -52,6 +53,7 @@ final class ConfigurationCheck implements AutoCloseable {
     /** @throws ConfigException listing every pool setting that is missing or cannot be used */
     static ConfigurationCheck from(Settings settings, Clock clock, List<CloudModule> clouds) {
         Map<String, PoolConfig> configs = PoolConfigs.fromSettings(settings);
+        CustomDecisions.check(configs, CustomDecisions.installed(settings));
         // A cloud's check signs in and probes with its providers' own clients: one credential, as in the scaler.
         CloudProviders factory = new CloudProviders(settings, new ZtExecCommandRunner(), new SimulatedCloud(clock),
                 CallGate.ALWAYS_OPEN, clouds);

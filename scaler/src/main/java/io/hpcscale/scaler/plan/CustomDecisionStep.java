@@ -9,7 +9,8 @@ import java.util.Optional;
 /**
  * Runs an administrator's {@link CustomDecision} among the scaler's own and carries out what it asks only as far as
  * hpcscale's rules allow: more nodes through {@link Growth}; a node kept from {@link IdleDrain}; a drain only of a
- * node {@link IdleDrain} itself could drain, within the pool's min and step. What it asks and is refused, and a decision that throws, are events.
+ * node in service and idle (for any time: the idle timeout is {@link IdleDrain}'s own rule), not kept by an earlier
+ * decision, needed by no queued job, within the pool's min and step. What it asks and is refused, and a decision that throws, are events.
  */
 final class CustomDecisionStep implements Decision {
     private final CustomDecision decision;
@@ -46,7 +47,14 @@ final class CustomDecisionStep implements Decision {
             refuse(draft, grow, "a count of nodes must be positive, not " + grow.nodes());
             return;
         }
+        int before = draft.startsPlanned();
         Growth.startOrCreate(view, draft, grow.nodes(), view.active(), decision.name() + ": " + grow.reason());
+        int planned = draft.startsPlanned() - before;
+        if (planned < grow.nodes()) {
+            refuse(draft, grow, Words.count(planned, "node") + " of them planned: the rest would pass the pool's "
+                    + "max of " + view.pool().max() + ", its step of " + view.pool().maxStartPerCycle()
+                    + " or its backoff, or no instance is left to start");
+        }
     }
 
     private void keep(PoolView view, PlanDraft draft, CustomDecision.Keep keep) {
@@ -81,6 +89,9 @@ final class CustomDecisionStep implements Decision {
         }
         if (view.idleFor(instance).isEmpty()) {
             return "it is not in service and idle";
+        }
+        if (draft.kept().contains(NodeNames.key(view.nodeOf(instance)))) {
+            return "an earlier decision keeps it this cycle";
         }
         if (demand.nodesInUse().contains(view.vmOf(instance).name())) {
             return "queued jobs will run on it";

@@ -104,7 +104,9 @@ public final class Planner {
             case PoolConfig.SCALE_UP -> new ScaleUp(demand);
             case PoolConfig.DRAIN_COMPLETION -> new DrainCompletion(demand);
             case PoolConfig.IDLE_DRAIN -> new IdleDrain(demand);
-            default -> new CustomDecisionStep(custom.get(name), demand);
+            default -> custom.containsKey(name) ? new CustomDecisionStep(custom.get(name), demand)
+                    : (view, draft) -> draft.note(EventKind.CUSTOM_DECISION, "decision " + name + " is named in the "
+                            + "pool's decisions but not installed: skipped");
         }).toList();
     }
 

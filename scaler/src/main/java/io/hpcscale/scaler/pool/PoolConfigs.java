@@ -100,8 +100,8 @@ public final class PoolConfigs {
                         + "own target");
             }
             if (followsPowerRequests && (groups.isFallback(name) || groups.group(name).size() > 1)) {
-                problems.add(pool.key(FOLLOW_POWER_REQUESTS) + " = true cannot be combined with fallback pools: Slurm "
-                        + "chooses which nodes to resume, so there is nothing for a fallback to take over");
+                problems.add(pool.key(FOLLOW_POWER_REQUESTS) + " = true cannot be combined with fallback pools: the "
+                        + "scheduler chooses which nodes to resume, so there is nothing for a fallback to take over");
             }
         }
         if (!problems.isEmpty()) {

@@ -177,4 +177,37 @@ class CustomDecisionTest {
         pool.decisions = "scaleUp, warm, drainCompletion, idleDrain";
         assertNotNull(pool.config());
     }
+
+    @Test
+    void aNodeKeptByOneDecisionIsDrainedNeitherByALaterOneNorByIdleDrain() {
+        PoolStateBuilder pool = new PoolStateBuilder().freeNode(1, NOW.minus(Duration.ofMinutes(30)));
+        pool.decisions = "scaleUp, drainCompletion, keeper, drainer, idleDrain";
+        Plan plan = pool.plan(new Asking("keeper", facts -> List.of(new CustomDecision.Keep(node(1), "reserved"))),
+                new Asking("drainer", facts -> List.of(new CustomDecision.Drain(node(1), "night")))).plan();
+        assertEquals(List.of(), drained(plan));
+        assertTrue(notes(plan).get(0).endsWith("refused: an earlier decision keeps it this cycle"), notes(plan)
+                .toString());
+    }
+
+    @Test
+    void aGrowCutShortByTheMaxSaysSo() {
+        PoolStateBuilder pool = new PoolStateBuilder().stopped(4);
+        pool.max = 2;
+        pool.decisions = "scaleUp, warm, drainCompletion, idleDrain";
+        Plan plan = pool.plan(new Asking("warm", facts -> List.of(new CustomDecision.Grow(3, "spare")))).plan();
+        assertEquals(2, plan.starts().size());
+        assertTrue(notes(plan).get(0).contains("refused: 2 nodes of them planned: the rest would pass the pool's max "
+                + "of 2"), notes(plan).toString());
+    }
+
+    @Test
+    void aDecisionNamedButNotInstalledIsSkippedWithAnEventAndOursStillRun() {
+        PoolStateBuilder pool = new PoolStateBuilder().stopped(1);
+        pool.queued("j1", 8);
+        pool.decisions = "scaleUp, ghost, drainCompletion, idleDrain";
+        Plan plan = pool.plan().plan();
+        assertEquals(1, plan.starts().size());
+        assertEquals(List.of("decision ghost is named in the pool's decisions but not installed: skipped"),
+                notes(plan));
+    }
 }

@@ -27,6 +27,14 @@ public record RemovalQueueSettings(QueueAccess access, int maxTries, Duration vi
     private static final Pattern QUEUE_NAME = Pattern.compile("[a-z0-9](?:[a-z0-9]|-(?!-))*[a-z0-9]");
 
     /**
+     * Whether a removal queue is configured, from the settings alone: the connection string file, a secret, is not
+     * read (a user who may read the configuration but not the secret can still set a pool's count).
+     */
+    public static boolean configured(Settings settings) {
+        return settings.isSet(URL) || settings.isSet(CONNECTION_STRING_FILE);
+    }
+
+    /**
      * @return empty when neither a queue URL nor a connection string file is set: nodes cannot ask to be removed
      * @throws ConfigException naming the setting that is missing, contradicts another or cannot be used
      */
