@@ -13,8 +13,9 @@ import java.util.Set;
 
 /**
  * Idle scale-down: nodes in service, idle for the pool's idle timeout, not needed by queued jobs and not kept by an
- * administrator's decision are asked to drain, longest idle first, keeping the pool at its min and within the per-cycle step. The instance is stopped
- * later, by {@link DrainCompletion}, once the agent shows the drain complete. Only with a fresh agent read.
+ * administrator's decision are asked to drain, longest idle first, keeping the pool at its min and within the
+ * per-cycle step. The instance is stopped later, by {@link DrainCompletion}, once the agent shows the drain complete.
+ * Only with a fresh agent read.
  */
 final class IdleDrain implements Decision {
     private final Demand demand;
@@ -46,8 +47,8 @@ final class IdleDrain implements Decision {
         candidates.sort(Comparator.comparing(Candidate::idle).reversed()
                 .thenComparing(c -> c.instance().nodeName()));
         for (Candidate candidate : candidates.subList(0, Math.min(room, candidates.size()))) {
-            draft.addScaleDownDrain(new Plan.DrainRequest(candidate.instance(), view.nodeOf(candidate.instance()), "idle for "
-                    + Durations.human(candidate.idle()) + " (idle timeout " + Durations.format(timeout)
+            draft.addScaleDownDrain(new Plan.DrainRequest(candidate.instance(), view.nodeOf(candidate.instance()),
+                    "idle for " + Durations.human(candidate.idle()) + " (idle timeout " + Durations.format(timeout)
                     + "), not needed by " + Words.count(demand.jobsConsidered(), "queued job")));
         }
     }
