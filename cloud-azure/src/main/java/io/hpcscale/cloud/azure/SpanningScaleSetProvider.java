@@ -5,6 +5,7 @@ import com.azure.resourcemanager.compute.fluent.models.VirtualMachineScaleSetInn
 import com.azure.resourcemanager.resources.models.Tags;
 import com.azure.resourcemanager.resources.models.TagsPatchOperation;
 import com.azure.resourcemanager.resources.models.TagsPatchResource;
+import io.hpcscale.common.model.GrowthAsked;
 import io.hpcscale.scaler.cloud.CallGate;
 import io.hpcscale.scaler.cloud.CapacityException;
 import io.hpcscale.scaler.cloud.CloudException;
@@ -16,7 +17,6 @@ import io.hpcscale.scaler.cloud.PowerState;
 import io.hpcscale.scaler.pool.StopAction;
 import io.hpcscale.scaler.pool.VmShape;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -35,7 +35,8 @@ import java.util.regex.Pattern;
  *
  * <p>Growth fills the open scale sets up to {@code vmsPerScaleSet} each. A scale set that stops growing (a capacity
  * error, or the capacity asked not reached within {@code sealAfter}) is sealed: tagged {@code hpcscale-sealed} (so a
- * restarted or second scaler knows) and reported in the create's result (recorded in the pool's state). No growth
+ * restarted or second scaler knows) and reported in the create's result (recorded in the pool's state); the clock
+ * of each growth is kept in the pool's state too ({@link #growing}, {@link #recall}). No growth
  * is asked of it again, its stopped instances are not offered for starting (starting them asks for the capacity
  * it lacks) but deleted, and once empty it is deleted too. What the open scale sets cannot take goes to a new one.
  */
@@ -47,9 +48,6 @@ public final class SpanningScaleSetProvider implements CloudProvider {
     private record Member(String name, AzureScaleSetProvider provider, boolean sealed) {
     }
 
-    private record Growth(Instant askedAt, int capacity) {
-    }
-
     private final AzureClients clients;
     private final VmSizeCatalog sizes;
     private final AzurePoolSettings pool;
@@ -59,7 +57,8 @@ public final class SpanningScaleSetProvider implements CloudProvider {
     private final ScaleSetTemplate deployFrom;
     private final AzureScaleSetProvider template;
     private final Map<String, AzureScaleSetProvider> providers = new ConcurrentHashMap<>();
-    private final Map<String, Growth> growth = new ConcurrentHashMap<>();
+    /** By scale set, lower case: the growth clock, kept in the pool's state between cycles ({@link #growing}). */
+    private final Map<String, GrowthAsked> growth = new ConcurrentHashMap<>();
     private volatile List<Member> members = List.of();
     private volatile List<String> groupScaleSets = List.of();
     private volatile List<Member> sealedAtListing = List.of();
@@ -87,7 +86,7 @@ public final class SpanningScaleSetProvider implements CloudProvider {
         for (Member member : found) {
             List<Instance> instances = member.provider().list();
             byMember.put(key(member.name()), instances);
-            Growth asked = growth.get(key(member.name()));
+            GrowthAsked asked = growth.get(key(member.name()));
             if (asked != null && instances.stream().filter(i -> i.state().active()).count() >= asked.capacity()) {
                 growth.remove(key(member.name()));
             }
@@ -125,6 +124,17 @@ public final class SpanningScaleSetProvider implements CloudProvider {
     }
 
     @Override
+    public Map<String, GrowthAsked> growing() {
+        return Map.copyOf(growth);
+    }
+
+    @Override
+    public void recall(Map<String, GrowthAsked> growing) {
+        growth.clear();
+        growing.forEach((name, asked) -> growth.put(key(name), asked));
+    }
+
+    @Override
     public boolean canCreate() {
         return true;
     }
@@ -154,7 +164,7 @@ public final class SpanningScaleSetProvider implements CloudProvider {
                 continue;
             }
             int asked = Math.min(room, remaining);
-            growth.put(key(member.name()), new Growth(clock.instant(), instances.size() + asked));
+            growth.put(key(member.name()), new GrowthAsked(clock.instant(), instances.size() + asked));
             CreateResult result = member.provider().create(asked);
             // An instance a refused growth left behind is not running: it is no part of what was made.
             List<Instance> running = result.created().stream().filter(i -> i.state().active()).toList();
@@ -273,8 +283,8 @@ public final class SpanningScaleSetProvider implements CloudProvider {
 
     /** Why a scale set asked to grow at least {@code sealAfter} ago is still short, or null. */
     private String shortOfGrowth(Member member, List<Instance> instances) {
-        Growth asked = growth.get(key(member.name()));
-        if (asked == null || asked.askedAt().plus(pool.sealAfter()).isAfter(clock.instant())) {
+        GrowthAsked asked = growth.get(key(member.name()));
+        if (asked == null || asked.at().plus(pool.sealAfter()).isAfter(clock.instant())) {
             return null;
         }
         long active = instances.stream().filter(i -> i.state().active()).count();
@@ -282,7 +292,7 @@ public final class SpanningScaleSetProvider implements CloudProvider {
             growth.remove(key(member.name()));
             return null;
         }
-        return "asked at " + asked.askedAt() + " for " + asked.capacity() + " instances, it runs " + active
+        return "asked at " + asked.at() + " for " + asked.capacity() + " instances, it runs " + active
                 + " after " + pool.sealAfter().toMinutes() + " minutes (pool." + pool.pool() + ".azure.sealAfter)";
     }
 
@@ -343,7 +353,7 @@ public final class SpanningScaleSetProvider implements CloudProvider {
         List<Member> now = new ArrayList<>(members);
         now.add(new Member(name, made, false));
         members = now;
-        growth.put(key(name), new Growth(clock.instant(), count));
+        growth.put(key(name), new GrowthAsked(clock.instant(), count));
         if (failure instanceof CapacityException capacity) {
             sealed.add(seal(name, capacity.getMessage()));
         }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hpcscale.common.config.Settings;
+import io.hpcscale.common.model.GrowthAsked;
 import io.hpcscale.scaler.cloud.CallGate;
 import io.hpcscale.scaler.cloud.CloudProvider;
 import io.hpcscale.scaler.cloud.CreateResult;
@@ -76,5 +77,49 @@ class SpanningScaleSetProviderTest {
         assertEquals(4, arm.state().scaleSet(RG, "tm-2").orElseThrow().instances().size(),
                 "tm-2, still open, takes them");
         assertTrue(arm.state().scaleSet(RG, "tm").orElseThrow().model().path("tags").has("hpcscale-sealed"));
+    }
+
+    @Test
+    void aGrowthAskedBeforeARestartIsTimedByTheRestartedProviderFromWhatTheStateKept() throws Exception {
+        arm.resourceGroup(RG, "westeurope", Map.of());
+        arm.scaleSet(ScaleSetSpec.uniform(RG, "tm").computerNamePrefix("tm").instances(2, PowerState.RUNNING));
+        CloudProvider before = provider();
+        before.list();
+        before.create(2);
+        Map<String, GrowthAsked> kept = before.growing();
+        assertEquals(Map.of("tm", new GrowthAsked(pace.mutableClock().instant(), 4)), kept,
+                "what the scaler writes to the pool's state after the create");
+        for (String id : List.of("2", "3")) {
+            arm.state().setPowerState(RG, "tm", id, PowerState.DEALLOCATED);
+        }
+
+        pace.mutableClock().advance(Duration.ofMinutes(11));
+        CloudProvider restarted = provider();
+        restarted.recall(kept);
+        restarted.list();
+        CreateResult late = restarted.create(2);
+
+        assertEquals(List.of("tm"), late.sealed().stream().map(CreateResult.Sealing::scaleSet).toList(),
+                "short 11 minutes after it was asked, though this provider never asked it");
+    }
+
+    @Test
+    void aGrowthSeenRunningWhatItAskedIsForgottenSoAScaleInLaterSealsNothing() throws Exception {
+        arm.resourceGroup(RG, "westeurope", Map.of());
+        arm.scaleSet(ScaleSetSpec.uniform(RG, "tm").computerNamePrefix("tm").instances(2, PowerState.RUNNING));
+        CloudProvider provider = provider();
+        provider.list();
+        provider.create(2);
+        provider.list();
+        assertEquals(Map.of(), provider.growing(), "4 of 4 run: the growth is done, nothing left to time");
+
+        for (String id : List.of("2", "3")) {
+            arm.state().setPowerState(RG, "tm", id, PowerState.DEALLOCATED);
+        }
+        pace.mutableClock().advance(Duration.ofMinutes(11));
+        CloudProvider restarted = provider();
+        restarted.recall(provider.growing());
+        restarted.list();
+        assertTrue(restarted.create(2).sealed().isEmpty(), "stopped by the scaler since, not short of capacity");
     }
 }

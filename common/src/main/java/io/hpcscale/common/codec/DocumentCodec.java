@@ -12,6 +12,7 @@ import io.hpcscale.common.model.ClusterLoadDocument;
 import io.hpcscale.common.model.DocumentType;
 import io.hpcscale.common.model.DrainDocument;
 import io.hpcscale.common.model.EventDocument;
+import io.hpcscale.common.model.GrowthAsked;
 import io.hpcscale.common.model.InstanceRecord;
 import io.hpcscale.common.model.JobDocument;
 import io.hpcscale.common.model.JobState;
@@ -387,6 +388,12 @@ public final class DocumentCodec {
         state.evictionRounds().forEach(at -> rounds.add(at.toString()));
         ObjectNode sealed = json.putObject(Fields.SEALED_SCALE_SETS);
         state.sealedScaleSets().forEach(sealed::put);
+        ObjectNode growing = json.putObject(Fields.GROWING);
+        state.growing().forEach((name, asked) -> {
+            ObjectNode g = growing.putObject(name);
+            putInstant(g, Fields.AT, asked.at());
+            g.put(Fields.CAPACITY, asked.capacity());
+        });
         ObjectNode removals = json.putObject(Fields.REMOVALS);
         state.removals().forEach((id, removal) -> {
             ObjectNode r = removals.putObject(id);
@@ -469,7 +476,7 @@ public final class DocumentCodec {
                 fields.optionalText(Fields.BACKOFF_REASON), fields.instant(Fields.THROTTLED_UNTIL),
                 fields.optionalText(Fields.THROTTLE_REASON), pendingCreate,
                 lastAction, fields.number(Fields.EVICTIONS, 0), fields.instantList(Fields.EVICTION_ROUNDS),
-                decodeRemovals(fields), decodeSealed(fields), fields.instant(Fields.GROWN_AT));
+                decodeRemovals(fields), decodeSealed(fields), fields.instant(Fields.GROWN_AT), decodeGrowing(fields));
     }
 
     private static SortedMap<String, RemovalRecord> decodeRemovals(FieldReader state) {
@@ -503,6 +510,24 @@ public final class DocumentCodec {
         }
         byName.fields().forEachRemaining(e -> sealed.put(e.getKey(), e.getValue().asText()));
         return sealed;
+    }
+
+    private static SortedMap<String, GrowthAsked> decodeGrowing(FieldReader state) {
+        SortedMap<String, GrowthAsked> growing = new TreeMap<>();
+        JsonNode byName = state.node(Fields.GROWING);
+        if (byName == null || byName.isNull()) {
+            return growing;
+        }
+        if (!byName.isObject()) {
+            throw state.fail(Fields.GROWING, "is not an object of scale sets asked to grow, by name");
+        }
+        Iterator<Map.Entry<String, JsonNode>> entries = byName.fields();
+        while (entries.hasNext()) {
+            Map.Entry<String, JsonNode> entry = entries.next();
+            FieldReader g = state.nested(Fields.GROWING + "." + entry.getKey(), entry.getValue());
+            growing.put(entry.getKey(), new GrowthAsked(g.requiredInstant(Fields.AT), g.intNumber(Fields.CAPACITY, 0)));
+        }
+        return growing;
     }
 
     private static void putInteger(ObjectNode json, String field, Integer value) {

@@ -69,6 +69,8 @@ final class Fields {
     static final String THROTTLED_UNTIL = "ThrottledUntil";
     static final String THROTTLE_REASON = "ThrottleReason";
     static final String GROWN_AT = "GrownAt";
+    static final String GROWING = "Growing";
+    static final String CAPACITY = "Capacity";
     static final String EVICTIONS = "Evictions";
     static final String EVICTION_ROUNDS = "EvictionRounds";
     static final String TARGET = "Target";

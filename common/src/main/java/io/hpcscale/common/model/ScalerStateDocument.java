@@ -35,6 +35,8 @@ import java.util.TreeMap;
  *                                vanish soon after are the cloud's overprovisioned extras, not evictions
  * @param sealedScaleSets         for a pool spread over several scale sets, those sealed (no growth asked of them
  *                                again), each with when and why
+ * @param growing                 for a pool spread over several scale sets, those asked to grow that have not yet
+ *                                been seen running what they were asked, by name
  */
 public record ScalerStateDocument(
         String poolName,
@@ -50,7 +52,8 @@ public record ScalerStateDocument(
         List<Instant> evictionRounds,
         SortedMap<String, RemovalRecord> removals,
         SortedMap<String, String> sealedScaleSets,
-        Instant grownAt) implements ClusterLoadDocument {
+        Instant grownAt,
+        SortedMap<String, GrowthAsked> growing) implements ClusterLoadDocument {
 
     /** A create written down before the call: instances found active that no record explains are attributed to it. */
     public record PendingCreate(int count, Instant at, String reason) {
@@ -67,11 +70,12 @@ public record ScalerStateDocument(
         removals = Collections.unmodifiableSortedMap(removals == null ? new TreeMap<>() : new TreeMap<>(removals));
         sealedScaleSets = Collections.unmodifiableSortedMap(sealedScaleSets == null ? new TreeMap<>()
                 : new TreeMap<>(sealedScaleSets));
+        growing = Collections.unmodifiableSortedMap(growing == null ? new TreeMap<>() : new TreeMap<>(growing));
     }
 
     public static ScalerStateDocument empty(String poolName) {
         return new ScalerStateDocument(poolName, new TreeMap<>(), 0, null, null, null, null, null, null, 0, List.of(),
-                new TreeMap<>(), new TreeMap<>(), null);
+                new TreeMap<>(), new TreeMap<>(), null, new TreeMap<>());
     }
 
     public static String idFor(String poolName) {
@@ -111,14 +115,14 @@ public record ScalerStateDocument(
         changed.put(instanceId, record);
         return new ScalerStateDocument(poolName, changed, consecutiveBootFailures, backoffUntil, backoffReason,
                 throttledUntil, throttleReason, pendingCreate, lastAction, evictions, evictionRounds, removals,
-                sealedScaleSets, grownAt);
+                sealedScaleSets, grownAt, growing);
     }
 
     /** All instance records at once: one copy, where a record at a time would copy the map each time. */
     public ScalerStateDocument withInstances(SortedMap<String, InstanceRecord> records) {
         return new ScalerStateDocument(poolName, records, consecutiveBootFailures, backoffUntil, backoffReason,
                 throttledUntil, throttleReason, pendingCreate, lastAction, evictions, evictionRounds, removals,
-                sealedScaleSets, grownAt);
+                sealedScaleSets, grownAt, growing);
     }
 
     /** Forgets instances the cloud no longer has. */
@@ -127,44 +131,45 @@ public record ScalerStateDocument(
         kept.keySet().retainAll(instanceIds);
         return new ScalerStateDocument(poolName, kept, consecutiveBootFailures, backoffUntil, backoffReason,
                 throttledUntil, throttleReason, pendingCreate, lastAction, evictions, evictionRounds, removals,
-                sealedScaleSets, grownAt);
+                sealedScaleSets, grownAt, growing);
     }
 
     public ScalerStateDocument withBootFailures(int failures) {
         return new ScalerStateDocument(poolName, instances, failures, backoffUntil, backoffReason, throttledUntil,
-                throttleReason, pendingCreate, lastAction, evictions, evictionRounds, removals, sealedScaleSets, grownAt);
+                throttleReason, pendingCreate, lastAction, evictions, evictionRounds, removals, sealedScaleSets, grownAt,
+                growing);
     }
 
     /** Starts nothing until {@code until}; the count of failed boots begins again. */
     public ScalerStateDocument backoff(Instant until, String reason) {
         return new ScalerStateDocument(poolName, instances, 0, until, reason, throttledUntil, throttleReason,
-                pendingCreate, lastAction, evictions, evictionRounds, removals, sealedScaleSets, grownAt);
+                pendingCreate, lastAction, evictions, evictionRounds, removals, sealedScaleSets, grownAt, growing);
     }
 
     /** Calls no cloud of the pool before {@code until}, for the reason given (said in status). */
     public ScalerStateDocument throttle(Instant until, String reason) {
         return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
                 until, reason, pendingCreate, lastAction, evictions, evictionRounds, removals, sealedScaleSets,
-                grownAt);
+                grownAt, growing);
     }
 
     public ScalerStateDocument withPendingCreate(PendingCreate pending) {
         return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
                 throttledUntil, throttleReason, pending, lastAction, evictions, evictionRounds, removals,
-                sealedScaleSets, grownAt);
+                sealedScaleSets, grownAt, growing);
     }
 
     public ScalerStateDocument withLastAction(LastAction action) {
         return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
                 throttledUntil, throttleReason, pendingCreate, action, evictions, evictionRounds, removals,
-                sealedScaleSets, grownAt);
+                sealedScaleSets, grownAt, growing);
     }
 
     /** One more instance the cloud took back. */
     public ScalerStateDocument withEviction() {
         return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
                 throttledUntil, throttleReason, pendingCreate, lastAction, evictions + 1, evictionRounds, removals,
-                sealedScaleSets, grownAt);
+                sealedScaleSets, grownAt, growing);
     }
 
     /** A cycle that found evictions; only the most recent {@code keep} rounds are kept. */
@@ -176,7 +181,7 @@ public record ScalerStateDocument(
         }
         return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
                 throttledUntil, throttleReason, pendingCreate, lastAction, evictions, rounds, removals,
-                sealedScaleSets, grownAt);
+                sealedScaleSets, grownAt, growing);
     }
 
     /** How many cycles that found evictions fall at or after {@code since}. */
@@ -190,7 +195,7 @@ public record ScalerStateDocument(
         changed.put(instanceId, record);
         return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
                 throttledUntil, throttleReason, pendingCreate, lastAction, evictions, evictionRounds, changed,
-                sealedScaleSets, grownAt);
+                sealedScaleSets, grownAt, growing);
     }
 
     /** A fixed pool's count as read, less the removals taken on that it does not reflect yet. */
@@ -214,7 +219,7 @@ public record ScalerStateDocument(
         }
         return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
                 throttledUntil, throttleReason, pendingCreate, lastAction, evictions, evictionRounds, kept,
-                sealedScaleSets, grownAt);
+                sealedScaleSets, grownAt, growing);
     }
 
     public Optional<RemovalRecord> removal(String instanceId) {
@@ -227,13 +232,20 @@ public record ScalerStateDocument(
         sealed.put(scaleSet, when);
         return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
                 throttledUntil, throttleReason, pendingCreate, lastAction, evictions, evictionRounds, removals, sealed,
-                grownAt);
+                grownAt, growing);
     }
 
     /** hpcscale asks the cloud for more instances now. */
     public ScalerStateDocument grown(Instant at) {
         return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
                 throttledUntil, throttleReason, pendingCreate, lastAction, evictions, evictionRounds, removals,
-                sealedScaleSets, at);
+                sealedScaleSets, at, growing);
+    }
+
+    /** The scale sets asked to grow and not yet seen running what they were asked, as the provider now knows them. */
+    public ScalerStateDocument withGrowing(Map<String, GrowthAsked> now) {
+        return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
+                throttledUntil, throttleReason, pendingCreate, lastAction, evictions, evictionRounds, removals,
+                sealedScaleSets, grownAt, new TreeMap<>(now));
     }
 }

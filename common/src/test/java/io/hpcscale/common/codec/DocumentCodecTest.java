@@ -10,15 +10,19 @@ import io.hpcscale.common.model.Chunk;
 import io.hpcscale.common.model.ClusterLoadDocument;
 import io.hpcscale.common.model.DrainDocument;
 import io.hpcscale.common.model.EventDocument;
+import io.hpcscale.common.model.GrowthAsked;
 import io.hpcscale.common.model.JobDocument;
 import io.hpcscale.common.model.JobState;
 import io.hpcscale.common.model.NodeJobStatus;
 import io.hpcscale.common.model.Placement;
+import io.hpcscale.common.model.RemovalRecord;
+import io.hpcscale.common.model.ScalerStateDocument;
 import io.hpcscale.common.model.UsageDocument;
 import io.hpcscale.common.model.VmDocument;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class DocumentCodecTest {
@@ -48,6 +52,18 @@ class DocumentCodecTest {
             assertEquals(document.type().wireName(), json.get("Type").asText());
             assertEquals(document, codec.decode(codec.parse(json.toString())));
         }
+    }
+
+    @Test
+    void roundTripsAPoolsStateWithWhatItRemembersOfItsScaleSets() {
+        ScalerStateDocument state = ScalerStateDocument.empty("farm")
+                .withRemoval("farm_3", RemovalRecord.accepted(T, "node farm-3", true).lowering(8, 7))
+                .withSealed("farm-2", T + ": AllocationFailed")
+                .withGrowing(Map.of("farm-3", new GrowthAsked(T, 6)))
+                .grown(T);
+        ObjectNode json = codec.encode(state);
+        assertEquals(6, json.path("Growing").path("farm-3").path("Capacity").asInt());
+        assertEquals(state, codec.decode(codec.parse(json.toString())));
     }
 
     @Test

@@ -1,8 +1,10 @@
 package io.hpcscale.scaler.cloud;
 
+import io.hpcscale.common.model.GrowthAsked;
 import io.hpcscale.scaler.pool.StopAction;
 import io.hpcscale.scaler.pool.VmShape;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -57,6 +59,22 @@ public interface CloudProvider {
      */
     default List<String> tidy() throws CloudException, InterruptedException {
         return List.of();
+    }
+
+    /**
+     * The parts of the pool asked to grow that have not yet been seen running what they were asked (a pool spread
+     * over several scale sets times each growth to seal one that never gets there), by part. The scaler keeps it in
+     * the pool's state after each cycle's actions.
+     */
+    default Map<String, GrowthAsked> growing() {
+        return Map.of();
+    }
+
+    /**
+     * Gives back, before each listing, what {@link #growing} said as the pool's state last recorded it: a restarted
+     * or standby scaler's provider times the growths its predecessor asked.
+     */
+    default void recall(Map<String, GrowthAsked> growing) {
     }
 
     /** Whether {@link #create} can add instances when no stopped one is left to start. */

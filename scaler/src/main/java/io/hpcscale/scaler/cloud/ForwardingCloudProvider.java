@@ -1,8 +1,10 @@
 package io.hpcscale.scaler.cloud;
 
+import io.hpcscale.common.model.GrowthAsked;
 import io.hpcscale.scaler.pool.StopAction;
 import io.hpcscale.scaler.pool.VmShape;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -50,6 +52,16 @@ public abstract class ForwardingCloudProvider implements CloudProvider {
     @Override
     public boolean spot() {
         return delegate.spot();
+    }
+
+    @Override
+    public Map<String, GrowthAsked> growing() {
+        return delegate.growing();
+    }
+
+    @Override
+    public void recall(Map<String, GrowthAsked> growing) {
+        delegate.recall(growing);
     }
 
     @Override

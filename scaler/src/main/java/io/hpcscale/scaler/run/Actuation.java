@@ -99,6 +99,7 @@ final class Actuation {
         if (!cloudWork.isEmpty() && closed != null) {
             // No call begins once the scaler shuts down or has lost its lease.
             cloudWork.forEach(action -> ledger.event(action, Outcome.refused(closed)));
+            keepGrowthClock();
             ledger.commit();
             return;
         }
@@ -110,7 +111,13 @@ final class Actuation {
         new StartCalls(pool, now, context.gate(), documents, ledger).run(plan.starts());
         create();
         tidy();
+        keepGrowthClock();
         ledger.commit();
+    }
+
+    /** The provider's growths as this cycle's listing and create left them, for the next cycle or scaler to time. */
+    private void keepGrowthClock() {
+        ledger.update(state -> state.withGrowing(pool.provider().growing()));
     }
 
     /**

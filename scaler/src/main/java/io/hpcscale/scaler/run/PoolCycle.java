@@ -147,6 +147,7 @@ final class PoolCycle {
                     + (throttle.reason() == null ? "" : ": " + throttle.reason())), null, null);
         }
         try {
+            pool.provider().recall(state.growing());
             return new Listing(InstanceList.of(pool.provider().list()), null, null);
         } catch (ThrottledException e) {
             Instant until = now.plus(e.retryAfter());

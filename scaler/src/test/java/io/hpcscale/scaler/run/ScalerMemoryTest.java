@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.hpcscale.common.model.DocumentKey;
+import io.hpcscale.common.model.GrowthAsked;
 import io.hpcscale.common.model.InstanceRecord;
 import io.hpcscale.common.model.LeaseDocument;
 import io.hpcscale.common.model.ScalerStateDocument;
@@ -26,6 +27,7 @@ import io.hpcscale.scaler.plan.EventKind;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -146,6 +148,43 @@ class ScalerMemoryTest {
         assertEquals(List.of("a_1"), fixture.eventsOf(EventKind.START).stream().filter(e -> e.outcome().ok())
                 .flatMap(e -> e.instances().stream()).toList());
         assertEquals(2, fixture.eventsOf(EventKind.START).stream().filter(ScalerEvent::failed).count());
+    }
+
+    @Test
+    void whatTheProviderTimesIsKeptInThePoolsStateAndGivenBackToTheProviderOfTheNextScaler() throws Exception {
+        List<Map<String, GrowthAsked>> recalled = new ArrayList<>();
+        fixture.interceptProviders(provider -> new ForwardingCloudProvider(provider) {
+            private Map<String, GrowthAsked> growing = Map.of();
+
+            @Override
+            public InstanceResults start(List<Instance> instances) throws CloudException, InterruptedException {
+                growing = Map.of("a-2", new GrowthAsked(fixture.clock.instant(), 3));
+                return super.start(instances);
+            }
+
+            @Override
+            public Map<String, GrowthAsked> growing() {
+                return growing;
+            }
+
+            @Override
+            public void recall(Map<String, GrowthAsked> growing) {
+                recalled.add(growing);
+                this.growing = growing;
+            }
+        });
+        Scaler first = fixture.scaler(fixture.memory, false, pool("a", 4));
+        fixture.agentReported("a");
+        fixture.queued("a", "1", 16);
+        first.runOnce(fixture.clock.instant());
+        Map<String, GrowthAsked> asked = Map.of("a-2", new GrowthAsked(fixture.clock.instant(), 3));
+        assertEquals(asked, fixture.state("a").growing());
+
+        fixture.clock.advance(Duration.ofMinutes(1));
+        fixture.agentReported("a");
+        recalled.clear();
+        fixture.scaler(fixture.memory, false, pool("a", 4)).runOnce(fixture.clock.instant());
+        assertEquals(List.of(asked), recalled, "before the restarted scaler's listing");
     }
 
     @Test
