@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.hpcscale.common.model.DocumentType;
-import io.hpcscale.common.model.LeaseDocument;
 import io.hpcscale.common.model.VmDocument;
 import io.hpcscale.common.store.ClusterLoadStore;
 import io.hpcscale.common.store.DocumentKeys;
@@ -19,6 +18,7 @@ import io.hpcscale.scaler.cloud.CloudException;
 import io.hpcscale.scaler.cloud.ForwardingCloudProvider;
 import io.hpcscale.scaler.cloud.Instance;
 import io.hpcscale.scaler.cloud.InstanceResults;
+import io.hpcscale.scaler.documents.LeaseDocument;
 import io.hpcscale.scaler.plan.EventKind;
 import io.hpcscale.scaler.pool.StopAction;
 import io.hpcscale.scaler.run.ScalerEvent;

@@ -5,9 +5,9 @@ import static io.hpcscale.simulator.Clusters.pool;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hpcscale.common.model.StopKind;
 import io.hpcscale.scaler.cloud.Instance;
 import io.hpcscale.scaler.cloud.PowerState;
+import io.hpcscale.scaler.documents.StopKind;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

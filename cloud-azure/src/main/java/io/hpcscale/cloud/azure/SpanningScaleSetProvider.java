@@ -5,7 +5,6 @@ import com.azure.resourcemanager.compute.fluent.models.VirtualMachineScaleSetInn
 import com.azure.resourcemanager.resources.models.Tags;
 import com.azure.resourcemanager.resources.models.TagsPatchOperation;
 import com.azure.resourcemanager.resources.models.TagsPatchResource;
-import io.hpcscale.common.model.GrowthAsked;
 import io.hpcscale.scaler.cloud.CallGate;
 import io.hpcscale.scaler.cloud.CapacityException;
 import io.hpcscale.scaler.cloud.CloudException;
@@ -14,6 +13,7 @@ import io.hpcscale.scaler.cloud.CreateResult;
 import io.hpcscale.scaler.cloud.Instance;
 import io.hpcscale.scaler.cloud.InstanceResults;
 import io.hpcscale.scaler.cloud.PowerState;
+import io.hpcscale.scaler.documents.GrowthAsked;
 import io.hpcscale.scaler.pool.StopAction;
 import io.hpcscale.scaler.pool.VmShape;
 import java.time.Clock;

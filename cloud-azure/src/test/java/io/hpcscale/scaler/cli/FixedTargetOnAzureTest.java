@@ -3,7 +3,6 @@ package io.hpcscale.scaler.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hpcscale.common.model.ScalerStateDocument;
 import io.hpcscale.cloud.azure.FakeArmServer;
 import io.hpcscale.cloud.azure.fake.FakeArm;
 import io.hpcscale.cloud.azure.fake.Instance;
@@ -11,6 +10,7 @@ import io.hpcscale.cloud.azure.fake.PowerState;
 import io.hpcscale.cloud.azure.fake.RequestKind;
 import io.hpcscale.cloud.azure.fake.RequestLog;
 import io.hpcscale.cloud.azure.fake.ScaleSetSpec;
+import io.hpcscale.scaler.documents.ScalerStateDocument;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hpcscale.common.model.ScalerStateDocument;
 import io.hpcscale.cloud.azure.FakeArmServer;
 import io.hpcscale.cloud.azure.fake.FakeArm;
 import io.hpcscale.cloud.azure.fake.Fault;
@@ -14,6 +13,7 @@ import io.hpcscale.cloud.azure.fake.RequestKind;
 import io.hpcscale.cloud.azure.fake.ScaleSet;
 import io.hpcscale.cloud.azure.fake.ScaleSetSpec;
 import io.hpcscale.cloud.azure.fake.ScaleSetTemplates;
+import io.hpcscale.scaler.documents.ScalerStateDocument;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -7,11 +7,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Reads the fields of one stored document, naming the document and the field in every complaint. */
-final class FieldReader {
+public final class FieldReader {
     private final JsonNode json;
     private final String what;
 
-    FieldReader(JsonNode json) {
+    public FieldReader(JsonNode json) {
         this.json = json;
         JsonNode id = json.get(Fields.ID);
         JsonNode type = json.get(Fields.TYPE);
@@ -25,14 +25,14 @@ final class FieldReader {
     }
 
     /** Reads an object held in one of this document's fields; complaints name the document and the path. */
-    FieldReader nested(String path, JsonNode object) {
+    public FieldReader nested(String path, JsonNode object) {
         if (!object.isObject()) {
             throw fail(path, "is not an object");
         }
         return new FieldReader(object, what + ", in " + path);
     }
 
-    String requiredText(String field) {
+    public String requiredText(String field) {
         JsonNode node = json.get(field);
         if (node == null || node.isNull() || !node.isValueNode() || node.asText().isEmpty()) {
             throw fail(field, "is missing");
@@ -40,13 +40,13 @@ final class FieldReader {
         return node.asText();
     }
 
-    String optionalText(String field) {
+    public String optionalText(String field) {
         JsonNode node = json.get(field);
         return node == null || node.isNull() ? null : node.asText();
     }
 
     /** Numbers may arrive as JSON numbers or as strings, as PintaScaler wrote {@code Nodes}. */
-    long number(String field, long fallback) {
+    public long number(String field, long fallback) {
         JsonNode node = json.get(field);
         if (node == null || node.isNull()) {
             return fallback;
@@ -65,7 +65,7 @@ final class FieldReader {
     }
 
     /** A non-negative finite number, 0 when missing. */
-    double decimal(String field) {
+    public double decimal(String field) {
         JsonNode node = json.get(field);
         if (node == null || node.isNull()) {
             return 0;
@@ -76,7 +76,7 @@ final class FieldReader {
         return node.asDouble();
     }
 
-    int intNumber(String field, int fallback) {
+    public int intNumber(String field, int fallback) {
         long value = number(field, fallback);
         if (value < Integer.MIN_VALUE || value > Integer.MAX_VALUE) {
             throw fail(field, "is out of range: " + value);
@@ -84,7 +84,7 @@ final class FieldReader {
         return (int) value;
     }
 
-    boolean bool(String field) {
+    public boolean bool(String field) {
         JsonNode node = json.get(field);
         if (node == null || node.isNull()) {
             return false;
@@ -98,7 +98,7 @@ final class FieldReader {
         throw fail(field, "is not true or false");
     }
 
-    Instant instant(String field) {
+    public Instant instant(String field) {
         String text = optionalText(field);
         if (text == null || text.isEmpty()) {
             return null;
@@ -110,7 +110,7 @@ final class FieldReader {
         }
     }
 
-    Instant requiredInstant(String field) {
+    public Instant requiredInstant(String field) {
         Instant value = instant(field);
         if (value == null) {
             throw fail(field, "is missing");
@@ -118,7 +118,7 @@ final class FieldReader {
         return value;
     }
 
-    List<String> textList(String field) {
+    public List<String> textList(String field) {
         JsonNode node = json.get(field);
         if (node == null || node.isNull()) {
             return List.of();
@@ -131,7 +131,7 @@ final class FieldReader {
         return values;
     }
 
-    List<Instant> instantList(String field) {
+    public List<Instant> instantList(String field) {
         List<Instant> values = new ArrayList<>();
         for (String text : textList(field)) {
             try {
@@ -143,11 +143,11 @@ final class FieldReader {
         return values;
     }
 
-    JsonNode node(String field) {
+    public JsonNode node(String field) {
         return json.get(field);
     }
 
-    <E extends Enum<E>> E enumValue(String field, Class<E> type) {
+    public <E extends Enum<E>> E enumValue(String field, Class<E> type) {
         String text = requiredText(field);
         try {
             return Enum.valueOf(type, text);
@@ -156,7 +156,23 @@ final class FieldReader {
         }
     }
 
-    DocumentFormatException fail(String field, String problem) {
+    public DocumentFormatException fail(String field, String problem) {
         return new DocumentFormatException(what + ": field " + field + " " + problem);
+    }
+
+    /** The document's id. */
+    public String id() {
+        return requiredText(Fields.ID);
+    }
+
+    /** The document's pool, its partition. */
+    public String poolName() {
+        return requiredText(Fields.POOL_NAME);
+    }
+
+    /** A whole number, or null when the field is missing or null. */
+    public Integer optionalInteger(String field) {
+        long value = number(field, Long.MIN_VALUE);
+        return value == Long.MIN_VALUE ? null : intNumber(field, 0);
     }
 }

@@ -1,6 +1,6 @@
 package io.hpcscale.scaler.cloud;
 
-import io.hpcscale.common.model.GrowthAsked;
+import io.hpcscale.scaler.documents.GrowthAsked;
 import io.hpcscale.scaler.pool.StopAction;
 import io.hpcscale.scaler.pool.VmShape;
 import java.util.List;

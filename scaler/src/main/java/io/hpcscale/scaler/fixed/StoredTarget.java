@@ -1,8 +1,8 @@
 package io.hpcscale.scaler.fixed;
 
-import io.hpcscale.common.model.PoolTargetDocument;
 import io.hpcscale.common.store.DocumentStore;
 import io.hpcscale.common.store.StoreException;
+import io.hpcscale.scaler.documents.PoolTargetDocument;
 import java.time.Clock;
 import java.util.List;
 import java.util.OptionalInt;

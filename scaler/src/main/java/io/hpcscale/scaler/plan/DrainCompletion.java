@@ -2,9 +2,9 @@ package io.hpcscale.scaler.plan;
 
 import io.hpcscale.common.model.DrainDocument;
 import io.hpcscale.common.model.NodeNames;
-import io.hpcscale.common.model.StopKind;
 import io.hpcscale.common.model.VmDocument;
 import io.hpcscale.scaler.cloud.Instance;
+import io.hpcscale.scaler.documents.StopKind;
 import java.util.HashSet;
 import java.util.Set;
 

@@ -1,11 +1,11 @@
 package io.hpcscale.scaler.plan;
 
-import io.hpcscale.common.model.InstanceRecord;
 import io.hpcscale.common.model.NodeNames;
-import io.hpcscale.common.model.ScalerStateDocument;
 import io.hpcscale.common.model.VmDocument;
 import io.hpcscale.scaler.cloud.Instance;
 import io.hpcscale.scaler.cloud.PowerState;
+import io.hpcscale.scaler.documents.InstanceRecord;
+import io.hpcscale.scaler.documents.ScalerStateDocument;
 import io.hpcscale.scaler.removal.RemovalMessage;
 import java.util.ArrayList;
 import java.util.HashSet;

@@ -1,10 +1,10 @@
 package io.hpcscale.scaler.plan;
 
 import io.hpcscale.common.model.DrainDocument;
-import io.hpcscale.common.model.RemovalRecord;
 import io.hpcscale.common.model.VmDocument;
 import io.hpcscale.scaler.cloud.Instance;
 import io.hpcscale.scaler.cloud.PowerState;
+import io.hpcscale.scaler.documents.RemovalRecord;
 import io.hpcscale.scaler.removal.RemovalMessage;
 import io.hpcscale.scaler.removal.RemovalRequest;
 import java.util.HashSet;

@@ -1,7 +1,7 @@
 package io.hpcscale.scaler.plan;
 
-import io.hpcscale.common.model.StopKind;
 import io.hpcscale.scaler.cloud.Instance;
+import io.hpcscale.scaler.documents.StopKind;
 import io.hpcscale.scaler.removal.RemovalMessage;
 import java.util.Comparator;
 import java.util.List;

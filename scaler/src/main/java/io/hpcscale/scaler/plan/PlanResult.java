@@ -1,6 +1,6 @@
 package io.hpcscale.scaler.plan;
 
-import io.hpcscale.common.model.ScalerStateDocument;
+import io.hpcscale.scaler.documents.ScalerStateDocument;
 
 /**
  * A plan, and the pool's state with what this cycle observed (boots that ended, instances found active, actions of

@@ -2,7 +2,7 @@ package io.hpcscale.scaler.plan;
 
 import io.hpcscale.common.config.Durations;
 import io.hpcscale.common.model.JobDocument;
-import io.hpcscale.common.model.ScalerStateDocument;
+import io.hpcscale.scaler.documents.ScalerStateDocument;
 import io.hpcscale.scaler.pool.PoolConfig;
 import java.time.Duration;
 import java.util.HashSet;

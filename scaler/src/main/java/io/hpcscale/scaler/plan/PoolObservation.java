@@ -1,10 +1,10 @@
 package io.hpcscale.scaler.plan;
 
-import io.hpcscale.common.model.InstanceRecord;
-import io.hpcscale.common.model.ScalerStateDocument;
-import io.hpcscale.common.model.StopKind;
 import io.hpcscale.scaler.cloud.Instance;
 import io.hpcscale.scaler.cloud.PowerState;
+import io.hpcscale.scaler.documents.InstanceRecord;
+import io.hpcscale.scaler.documents.ScalerStateDocument;
+import io.hpcscale.scaler.documents.StopKind;
 import io.hpcscale.scaler.pool.PoolConfig;
 import java.time.Duration;
 import java.time.Instant;

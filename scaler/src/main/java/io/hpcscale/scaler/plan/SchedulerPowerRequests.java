@@ -1,9 +1,9 @@
 package io.hpcscale.scaler.plan;
 
 import io.hpcscale.common.model.PowerDocument;
-import io.hpcscale.common.model.StopKind;
 import io.hpcscale.scaler.cloud.Instance;
 import io.hpcscale.scaler.cloud.PowerState;
+import io.hpcscale.scaler.documents.StopKind;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;

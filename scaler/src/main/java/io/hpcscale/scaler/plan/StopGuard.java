@@ -1,8 +1,8 @@
 package io.hpcscale.scaler.plan;
 
 import io.hpcscale.common.model.DrainDocument;
-import io.hpcscale.common.model.StopKind;
 import io.hpcscale.common.model.VmDocument;
+import io.hpcscale.scaler.documents.StopKind;
 import java.util.Optional;
 
 /**

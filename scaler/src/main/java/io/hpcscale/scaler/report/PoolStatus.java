@@ -1,7 +1,7 @@
 package io.hpcscale.scaler.report;
 
 import io.hpcscale.common.model.AgentDocument;
-import io.hpcscale.common.model.LastAction;
+import io.hpcscale.scaler.documents.LastAction;
 import io.hpcscale.scaler.run.PoolCensus;
 import java.time.Instant;
 import java.util.Collections;

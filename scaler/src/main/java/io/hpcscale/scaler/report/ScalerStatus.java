@@ -1,6 +1,6 @@
 package io.hpcscale.scaler.report;
 
-import io.hpcscale.common.model.LeaseDocument;
+import io.hpcscale.scaler.documents.LeaseDocument;
 import java.time.Instant;
 import java.util.List;
 

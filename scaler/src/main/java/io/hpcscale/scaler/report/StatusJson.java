@@ -3,7 +3,7 @@ package io.hpcscale.scaler.report;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.hpcscale.common.model.AgentDocument;
-import io.hpcscale.common.model.LastAction;
+import io.hpcscale.scaler.documents.LastAction;
 import io.hpcscale.scaler.run.InstanceCategory;
 import io.hpcscale.scaler.run.PoolCensus;
 import java.time.Duration;

@@ -2,8 +2,8 @@ package io.hpcscale.scaler.report;
 
 import io.hpcscale.common.config.Durations;
 import io.hpcscale.common.model.AgentDocument;
-import io.hpcscale.common.model.LastAction;
-import io.hpcscale.common.model.LeaseDocument;
+import io.hpcscale.scaler.documents.LastAction;
+import io.hpcscale.scaler.documents.LeaseDocument;
 import io.hpcscale.scaler.run.InstanceCategory;
 import io.hpcscale.scaler.run.PoolCensus;
 import java.time.Duration;

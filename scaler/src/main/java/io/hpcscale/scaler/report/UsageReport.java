@@ -1,6 +1,6 @@
 package io.hpcscale.scaler.report;
 
-import io.hpcscale.common.model.UsageDocument;
+import io.hpcscale.scaler.documents.UsageDocument;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,15 +1,15 @@
 package io.hpcscale.scaler.run;
 
 import io.hpcscale.common.model.DrainDocument;
-import io.hpcscale.common.model.InstanceRecord;
-import io.hpcscale.common.model.ScalerStateDocument;
-import io.hpcscale.common.model.StopKind;
 import io.hpcscale.common.model.VmDocument;
 import io.hpcscale.common.store.StoreException;
 import io.hpcscale.scaler.cloud.CloudException;
 import io.hpcscale.scaler.cloud.CreateResult;
 import io.hpcscale.scaler.cloud.Instance;
 import io.hpcscale.scaler.cloud.InstanceResults;
+import io.hpcscale.scaler.documents.InstanceRecord;
+import io.hpcscale.scaler.documents.ScalerStateDocument;
+import io.hpcscale.scaler.documents.StopKind;
 import io.hpcscale.scaler.plan.EventKind;
 import io.hpcscale.scaler.plan.Plan;
 import io.hpcscale.scaler.plan.StopGuard;

@@ -1,11 +1,11 @@
 package io.hpcscale.scaler.run;
 
-import io.hpcscale.common.model.InstanceRecord;
 import io.hpcscale.common.model.NodeJobStatus;
 import io.hpcscale.common.model.NodeNames;
-import io.hpcscale.common.model.StopKind;
 import io.hpcscale.common.model.VmDocument;
 import io.hpcscale.scaler.cloud.Instance;
+import io.hpcscale.scaler.documents.InstanceRecord;
+import io.hpcscale.scaler.documents.StopKind;
 import io.hpcscale.scaler.plan.Plan;
 import io.hpcscale.scaler.plan.PoolState;
 import java.time.Instant;

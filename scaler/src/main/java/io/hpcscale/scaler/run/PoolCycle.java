@@ -1,11 +1,11 @@
 package io.hpcscale.scaler.run;
 
 import io.hpcscale.common.model.JobDocument;
-import io.hpcscale.common.model.ScalerStateDocument;
 import io.hpcscale.common.model.VmDocument;
 import io.hpcscale.common.store.StoreException;
 import io.hpcscale.scaler.cloud.CloudException;
 import io.hpcscale.scaler.cloud.ThrottledException;
+import io.hpcscale.scaler.documents.ScalerStateDocument;
 import io.hpcscale.scaler.plan.EventKind;
 import io.hpcscale.scaler.plan.InstanceList;
 import io.hpcscale.scaler.plan.PlanResult;

@@ -1,9 +1,6 @@
 package io.hpcscale.scaler.run;
 
 import io.hpcscale.common.logging.LogFields;
-import io.hpcscale.common.model.InstanceRecord;
-import io.hpcscale.common.model.LastAction;
-import io.hpcscale.common.model.ScalerStateDocument;
 import io.hpcscale.common.store.EtagConflictException;
 import io.hpcscale.common.store.StoreException;
 import io.hpcscale.scaler.cloud.CapacityException;
@@ -11,6 +8,9 @@ import io.hpcscale.scaler.cloud.CloudException;
 import io.hpcscale.scaler.cloud.Instance;
 import io.hpcscale.scaler.cloud.QuotaException;
 import io.hpcscale.scaler.cloud.ThrottledException;
+import io.hpcscale.scaler.documents.InstanceRecord;
+import io.hpcscale.scaler.documents.LastAction;
+import io.hpcscale.scaler.documents.ScalerStateDocument;
 import io.hpcscale.scaler.plan.EventKind;
 import io.hpcscale.scaler.plan.Plan;
 import io.hpcscale.scaler.plan.PoolBackoff;

@@ -1,7 +1,7 @@
 package io.hpcscale.scaler.run;
 
-import io.hpcscale.common.model.RemovalRecord;
-import io.hpcscale.common.model.ScalerStateDocument;
+import io.hpcscale.scaler.documents.RemovalRecord;
+import io.hpcscale.scaler.documents.ScalerStateDocument;
 import io.hpcscale.scaler.fixed.TargetSource;
 import io.hpcscale.scaler.fixed.TargetUnavailableException;
 import io.hpcscale.scaler.plan.EventKind;

@@ -2,9 +2,9 @@ package io.hpcscale.scaler.run;
 
 import io.hpcscale.common.logging.LogFields;
 import io.hpcscale.common.logging.OncePerKey;
-import io.hpcscale.common.model.EventDocument;
 import io.hpcscale.common.store.DocumentStore;
 import io.hpcscale.common.store.StoreException;
+import io.hpcscale.scaler.documents.EventDocument;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

@@ -1,12 +1,12 @@
 package io.hpcscale.scaler.run;
 
 import io.hpcscale.common.codec.DocumentFormatException;
-import io.hpcscale.common.model.LeaseDocument;
 import io.hpcscale.common.store.DocumentStore;
 import io.hpcscale.common.store.EtagConflictException;
 import io.hpcscale.common.store.StoreException;
 import io.hpcscale.common.store.StoredDocument;
 import io.hpcscale.common.time.Monotonic;
+import io.hpcscale.scaler.documents.LeaseDocument;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;

@@ -2,11 +2,11 @@ package io.hpcscale.scaler.run;
 
 import io.hpcscale.common.codec.DocumentFormatException;
 import io.hpcscale.common.model.DocumentKey;
-import io.hpcscale.common.model.ScalerStateDocument;
 import io.hpcscale.common.store.DocumentStore;
 import io.hpcscale.common.store.EtagConflictException;
 import io.hpcscale.common.store.StoreException;
 import io.hpcscale.common.store.StoredDocument;
+import io.hpcscale.scaler.documents.ScalerStateDocument;
 import java.util.Optional;
 
 /**

@@ -1,9 +1,9 @@
 package io.hpcscale.scaler.run;
 
 import io.hpcscale.common.model.DocumentKey;
-import io.hpcscale.common.model.UsageDocument;
 import io.hpcscale.common.store.DocumentStore;
 import io.hpcscale.common.store.StoreException;
+import io.hpcscale.scaler.documents.UsageDocument;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;

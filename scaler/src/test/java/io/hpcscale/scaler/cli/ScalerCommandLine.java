@@ -3,9 +3,9 @@ package io.hpcscale.scaler.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.hpcscale.common.model.DocumentKey;
-import io.hpcscale.common.model.ScalerStateDocument;
 import io.hpcscale.common.store.DocumentStore;
 import io.hpcscale.common.store.SqliteClusterLoadStore;
+import io.hpcscale.scaler.documents.ScalerStateDocument;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;

@@ -3,9 +3,9 @@ package io.hpcscale.scaler.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hpcscale.common.model.PoolTargetDocument;
 import io.hpcscale.common.store.DocumentStore;
 import io.hpcscale.common.store.SqliteClusterLoadStore;
+import io.hpcscale.scaler.documents.PoolTargetDocument;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;

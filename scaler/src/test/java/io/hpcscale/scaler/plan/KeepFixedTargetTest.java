@@ -9,11 +9,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hpcscale.common.model.InstanceRecord;
 import io.hpcscale.common.model.NodeJobStatus;
-import io.hpcscale.common.model.StopKind;
 import io.hpcscale.scaler.cloud.Instance;
 import io.hpcscale.scaler.cloud.PowerState;
+import io.hpcscale.scaler.documents.InstanceRecord;
+import io.hpcscale.scaler.documents.StopKind;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -9,8 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hpcscale.common.model.NodeJobStatus;
-import io.hpcscale.common.model.RemovalRecord;
 import io.hpcscale.scaler.cloud.PowerState;
+import io.hpcscale.scaler.documents.RemovalRecord;
 import io.hpcscale.scaler.removal.Delivery;
 import io.hpcscale.scaler.removal.RemovalMessage;
 import io.hpcscale.scaler.removal.RemovalRequest;
@@ -148,7 +148,7 @@ class NodeRemovalTest {
                 true).lowering(2, 1).asLowered());
         Plan plan = pool.plan().plan();
         assertEquals(List.of(id(1)), removed(plan));
-        assertTrue(StopGuard.refusal(io.hpcscale.common.model.StopKind.REMOVED, pool.vms.get(1), null).isEmpty(),
+        assertTrue(StopGuard.refusal(io.hpcscale.scaler.documents.StopKind.REMOVED, pool.vms.get(1), null).isEmpty(),
                 "the re-check before the call agrees");
     }
 }

@@ -3,9 +3,9 @@ package io.hpcscale.scaler.plan;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.hpcscale.common.model.StopKind;
 import io.hpcscale.scaler.cloud.Instance;
 import io.hpcscale.scaler.cloud.PowerState;
+import io.hpcscale.scaler.documents.StopKind;
 import io.hpcscale.scaler.removal.Delivery;
 import io.hpcscale.scaler.removal.RemovalMessage;
 import io.hpcscale.scaler.removal.RemovalRequest;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hpcscale.common.model.ScalerStateDocument;
+import io.hpcscale.scaler.documents.ScalerStateDocument;
 import io.hpcscale.scaler.pool.PoolConfig;
 import io.hpcscale.scaler.pool.PoolConfigs;
 import io.hpcscale.scaler.pool.VmShape;

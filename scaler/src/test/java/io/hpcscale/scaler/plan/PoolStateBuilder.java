@@ -1,16 +1,16 @@
 package io.hpcscale.scaler.plan;
 
 import io.hpcscale.common.model.Chunk;
-import io.hpcscale.common.model.InstanceRecord;
 import io.hpcscale.common.model.DrainDocument;
 import io.hpcscale.common.model.JobDocument;
 import io.hpcscale.common.model.JobState;
 import io.hpcscale.common.model.NodeJobStatus;
 import io.hpcscale.common.model.Placement;
-import io.hpcscale.common.model.ScalerStateDocument;
 import io.hpcscale.common.model.VmDocument;
 import io.hpcscale.scaler.cloud.Instance;
 import io.hpcscale.scaler.cloud.PowerState;
+import io.hpcscale.scaler.documents.InstanceRecord;
+import io.hpcscale.scaler.documents.ScalerStateDocument;
 import io.hpcscale.scaler.pool.PoolConfig;
 import io.hpcscale.scaler.pool.PoolConfigs;
 import io.hpcscale.scaler.pool.VmShape;

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.hpcscale.common.model.DrainDocument;
 import io.hpcscale.common.model.NodeJobStatus;
-import io.hpcscale.common.model.StopKind;
 import io.hpcscale.common.model.VmDocument;
+import io.hpcscale.scaler.documents.StopKind;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;

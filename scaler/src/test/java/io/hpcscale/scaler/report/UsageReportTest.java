@@ -3,7 +3,7 @@ package io.hpcscale.scaler.report;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import io.hpcscale.common.model.UsageDocument;
+import io.hpcscale.scaler.documents.UsageDocument;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.List;

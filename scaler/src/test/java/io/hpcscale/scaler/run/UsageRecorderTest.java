@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hpcscale.common.model.DocumentKey;
-import io.hpcscale.common.model.UsageDocument;
 import io.hpcscale.common.store.DocumentStore;
 import io.hpcscale.common.store.InMemoryClusterLoadStore;
 import io.hpcscale.common.time.SettableClock;
+import io.hpcscale.scaler.documents.UsageDocument;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

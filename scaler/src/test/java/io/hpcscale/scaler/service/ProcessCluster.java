@@ -2,9 +2,9 @@ package io.hpcscale.scaler.service;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.hpcscale.common.model.LeaseDocument;
 import io.hpcscale.common.store.DocumentStore;
 import io.hpcscale.common.store.SqliteClusterLoadStore;
+import io.hpcscale.scaler.documents.LeaseDocument;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.hpcscale.common.model.LeaseDocument;
+import io.hpcscale.scaler.documents.LeaseDocument;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

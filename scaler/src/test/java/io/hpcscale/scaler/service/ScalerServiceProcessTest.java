@@ -8,11 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hpcscale.common.model.DocumentKey;
 import io.hpcscale.common.model.DocumentType;
-import io.hpcscale.common.model.EventDocument;
-import io.hpcscale.common.model.InstanceRecord;
-import io.hpcscale.common.model.LeaseDocument;
-import io.hpcscale.common.model.ScalerStateDocument;
 import io.hpcscale.common.store.DocumentStore;
+import io.hpcscale.scaler.documents.EventDocument;
+import io.hpcscale.scaler.documents.InstanceRecord;
+import io.hpcscale.scaler.documents.LeaseDocument;
+import io.hpcscale.scaler.documents.ScalerStateDocument;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,15 +2,15 @@ package io.hpcscale.simulator.replay;
 
 import io.hpcscale.common.agent.CycleReport;
 import io.hpcscale.common.model.AgentDocument;
-import io.hpcscale.common.model.InstanceRecord;
 import io.hpcscale.common.model.NodeJobStatus;
-import io.hpcscale.common.model.ScalerStateDocument;
 import io.hpcscale.common.model.VmDocument;
 import io.hpcscale.common.store.InMemoryClusterLoadStore;
 import io.hpcscale.common.time.SettableClock;
 import io.hpcscale.scaler.cloud.SimulatedCloud;
-import io.hpcscale.scaler.pool.PoolConfig;
+import io.hpcscale.scaler.documents.InstanceRecord;
+import io.hpcscale.scaler.documents.ScalerStateDocument;
 import io.hpcscale.scaler.plan.EventKind;
+import io.hpcscale.scaler.pool.PoolConfig;
 import io.hpcscale.scaler.run.CycleOutcome;
 import io.hpcscale.scaler.run.PoolOutcome;
 import io.hpcscale.scaler.run.ScalerEvent;

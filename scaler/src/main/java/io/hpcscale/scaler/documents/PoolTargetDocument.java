@@ -1,5 +1,9 @@
-package io.hpcscale.common.model;
+package io.hpcscale.scaler.documents;
 
+import io.hpcscale.common.model.ClusterLoadDocument;
+import io.hpcscale.common.model.CosmosIds;
+import io.hpcscale.common.model.DocumentKey;
+import io.hpcscale.common.model.DocumentType;
 import java.time.Instant;
 import java.util.Objects;
 

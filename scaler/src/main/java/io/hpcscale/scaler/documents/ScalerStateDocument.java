@@ -1,5 +1,8 @@
-package io.hpcscale.common.model;
+package io.hpcscale.scaler.documents;
 
+import io.hpcscale.common.model.ClusterLoadDocument;
+import io.hpcscale.common.model.CosmosIds;
+import io.hpcscale.common.model.DocumentType;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package io.hpcscale.common.model;
+package io.hpcscale.scaler.documents;
 
 /**
  * Why an instance stopped: the kinds hpcscale plans are each re-checked differently before the stop; the last two are

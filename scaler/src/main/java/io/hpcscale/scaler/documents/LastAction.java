@@ -1,4 +1,4 @@
-package io.hpcscale.common.model;
+package io.hpcscale.scaler.documents;
 
 import java.time.Instant;
 import java.util.List;
