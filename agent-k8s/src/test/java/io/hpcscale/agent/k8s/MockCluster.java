@@ -1,0 +1,175 @@
+package io.hpcscale.agent.k8s;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import io.fabric8.mockwebserver.ServerRequest;
+import io.fabric8.mockwebserver.ServerResponse;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+
+/**
+ * fabric8's Kubernetes mock server in CRUD mode, started once per test class: it stores what is created and answers
+ * lists, gets, JSON Patches (with the resourceVersion precondition) and watches as an API server does. What it does
+ * not do (paging, field selectors beyond name and namespace, defaulting, status subresources of custom resources)
+ * the adapter must not rely on: it filters again what a selector narrowed, and the fixtures set what a real API
+ * server would default. An administrator's client makes the fixtures; the adapter reads through a kubeconfig file.
+ */
+final class MockCluster implements AutoCloseable {
+    static final String POOL_LABEL = "hpcscale.io/pool";
+    static final ResourceDefinitionContext WORKLOADS = ClusterRead.kueue("v1beta2", "Workload", "workloads");
+    static final ResourceDefinitionContext LOCAL_QUEUES = ClusterRead.kueue("v1beta2", "LocalQueue", "localqueues");
+
+    private final KubernetesMockServer server;
+    final KubernetesClient admin;
+
+    private MockCluster(KubernetesMockServer server) {
+        this.server = server;
+        this.admin = server.createClient(new JdkHttpClientFactory());
+    }
+
+    /**
+     * With Volcano and Kueue served where {@code withBatchApis}: their kinds as their published CRDs name them
+     * (volcano-sh/volcano config/crd/volcano/bases/scheduling.volcano.sh_podgroups.yaml: scheduling.volcano.sh
+     * v1beta1 PodGroup, podgroups, Namespaced; kubernetes-sigs/kueue config/components/crd/bases/
+     * kueue.x-k8s.io_workloads.yaml and _localqueues.yaml: kueue.x-k8s.io v1beta2, Namespaced). The mock serves
+     * their discovery and stores them; it validates nothing against the CRDs' schemas, as it validates no kind.
+     */
+    static MockCluster start(boolean withBatchApis) {
+        List<CustomResourceDefinitionContext> kinds = new ArrayList<>();
+        if (withBatchApis) {
+            for (ResourceDefinitionContext kind : List.of(ClusterRead.POD_GROUPS, WORKLOADS, LOCAL_QUEUES)) {
+                kinds.add(new CustomResourceDefinitionContext.Builder().withGroup(kind.getGroup())
+                        .withVersion(kind.getVersion()).withKind(kind.getKind()).withPlural(kind.getPlural())
+                        .withScope("Namespaced").build());
+            }
+        }
+        Map<ServerRequest, Queue<ServerResponse>> expectations = new HashMap<>();
+        MockWebServer web = new MockWebServer();
+        // Plain HTTP/1.1, as the JDK client then speaks it without trying an upgrade.
+        web.setHttp2ClearTextEnabled(false);
+        KubernetesMockServer server = new KubernetesMockServer(new Context(), web, expectations,
+                new KubernetesMixedDispatcher(expectations, kinds), false);
+        server.init();
+        return new MockCluster(server);
+    }
+
+    /** A kubeconfig naming this server, as an administrator hands one to the agent. */
+    Path kubeconfig(Path dir) throws IOException {
+        Path file = dir.resolve("kubeconfig");
+        Files.writeString(file, """
+                apiVersion: v1
+                kind: Config
+                clusters:
+                - name: mock
+                  cluster:
+                    server: %s
+                users:
+                - name: agent
+                  user:
+                    token: agent-token
+                contexts:
+                - name: mock
+                  context:
+                    cluster: mock
+                    user: agent
+                current-context: mock
+                """.formatted(server.url("/")));
+        return file;
+    }
+
+    int requests() {
+        return server.getRequestCount();
+    }
+
+    /** Deletes what a test made, keeping the server (and its registered kinds) for the next. */
+    void clear() {
+        admin.pods().inAnyNamespace().delete();
+        admin.nodes().delete();
+        for (ResourceDefinitionContext kind : List.of(ClusterRead.POD_GROUPS, WORKLOADS, LOCAL_QUEUES)) {
+            admin.genericKubernetesResources(kind).inAnyNamespace().delete();
+        }
+    }
+
+    @Override
+    public void close() {
+        admin.close();
+        server.destroy();
+    }
+
+    /** A Ready node of the pool with this label value (none when null), offering this much. */
+    Node node(String name, String pool, int cpus, String memory) {
+        NodeBuilder node = new NodeBuilder().withNewMetadata().withName(name).endMetadata()
+                .withNewSpec().endSpec()
+                .withNewStatus().addNewCondition().withType("Ready").withStatus("True").endCondition()
+                .withAllocatable(Map.of("cpu", new Quantity(Integer.toString(cpus)), "memory", new Quantity(memory),
+                        "pods", new Quantity("110")))
+                .endStatus();
+        if (pool != null) {
+            node.editMetadata().withLabels(Map.of(POOL_LABEL, pool)).endMetadata();
+        }
+        return admin.nodes().resource(node.build()).create();
+    }
+
+    /** A pod of one container requesting this much, bound to {@code node} and running, or pending when null. */
+    PodBuilder pod(String namespace, String name, String cpu, String memory) {
+        return new PodBuilder().withNewMetadata().withNamespace(namespace).withName(name)
+                .withCreationTimestamp("2026-11-27T05:00:00Z").endMetadata()
+                .withNewSpec().addNewContainer().withName("main").withImage("busybox").withNewResources()
+                .withRequests(Map.of("cpu", new Quantity(cpu), "memory", new Quantity(memory)))
+                .endResources().endContainer().endSpec();
+    }
+
+    Pod running(PodBuilder pod, String node) {
+        return admin.resource(pod.editSpec().withNodeName(node).endSpec().withNewStatus().withPhase("Running")
+                .addNewCondition().withType("PodScheduled").withStatus("True").endCondition().endStatus().build())
+                .create();
+    }
+
+    /** A pod the scheduler tried and could not place. */
+    Pod unschedulable(PodBuilder pod) {
+        return admin.resource(pod.withNewStatus().withPhase("Pending").addNewCondition().withType("PodScheduled")
+                .withStatus("False").withReason("Unschedulable").withMessage("0/3 nodes are available: 3 Insufficient "
+                        + "cpu.").endCondition().endStatus().build()).create();
+    }
+
+    GenericKubernetesResource create(ResourceDefinitionContext kind, String namespace, String name,
+            Map<String, Object> spec, Map<String, Object> status) {
+        GenericKubernetesResource resource = new GenericKubernetesResourceBuilder()
+                .withApiVersion(kind.getGroup() + "/" + kind.getVersion()).withKind(kind.getKind())
+                .withNewMetadata().withNamespace(namespace).withName(name)
+                .withCreationTimestamp("2026-11-27T05:00:00Z").endMetadata().build();
+        resource.setAdditionalProperty("spec", spec);
+        if (status != null) {
+            resource.setAdditionalProperty("status", status);
+        }
+        return admin.genericKubernetesResources(kind).inNamespace(namespace).resource(resource).create();
+    }
+
+    static Map<String, Object> map(Object... keysAndValues) {
+        Map<String, Object> map = new LinkedHashMap<>();
+        for (int i = 0; i < keysAndValues.length; i += 2) {
+            map.put((String) keysAndValues[i], keysAndValues[i + 1]);
+        }
+        return map;
+    }
+}
