@@ -75,6 +75,11 @@ final class MockCluster implements AutoCloseable {
 
     /** A kubeconfig naming this server, as an administrator hands one to the agent. */
     Path kubeconfig(Path dir) throws IOException {
+        return kubeconfig(dir, server.url("/"));
+    }
+
+    /** A kubeconfig naming the API server at {@code url}, with a token as a service account's. */
+    static Path kubeconfig(Path dir, String url) throws IOException {
         Path file = dir.resolve("kubeconfig");
         Files.writeString(file, """
                 apiVersion: v1
@@ -93,7 +98,7 @@ final class MockCluster implements AutoCloseable {
                     cluster: mock
                     user: agent
                 current-context: mock
-                """.formatted(server.url("/")));
+                """.formatted(url));
         return file;
     }
 
