@@ -72,9 +72,11 @@ final class KueueWorkloads {
             }
         }
         int pods = chunks.stream().mapToInt(Chunk::count).sum();
-        return new SchedulerJob("workload:" + id(workload), poolsOf(workload, clusterQueueOf, chosen),
-                state(workload), chunks, pods, Placement.free, false,
-                PendingPods.created(workload.getMetadata().getCreationTimestamp()));
+        String clusterQueue = clusterQueueOf(workload, clusterQueueOf);
+        JobState state = state(workload);
+        return new SchedulerJob("workload:" + id(workload), poolsOf(clusterQueue, chosen), state, chunks, pods,
+                Placement.free, false, PendingPods.created(workload.getMetadata().getCreationTimestamp()), List.of(),
+                state == JobState.Waiting ? waitingFor(workload, clusterQueue) : null);
     }
 
     private static JobState state(GenericKubernetesResource workload) {
@@ -88,15 +90,26 @@ final class KueueWorkloads {
         return NO_ROOM_ON_NODES.stream().anyMatch(message::contains) ? JobState.Queued : JobState.Waiting;
     }
 
-    /** The pool serving its ClusterQueue, else the pools its pods choose (or the default pool). */
-    private List<String> poolsOf(GenericKubernetesResource workload, Map<String, String> clusterQueueOf,
-            List<String> chosenByPods) {
+    /** What Kueue says keeps it from its quota, and in which ClusterQueue. */
+    private static String waitingFor(GenericKubernetesResource workload, String clusterQueue) {
+        String message = conditionMessage(workload, "QuotaReserved");
+        return "Kueue has not reserved quota for it" + (clusterQueue == null ? "" : " in ClusterQueue " + clusterQueue)
+                + (message.isEmpty() ? "" : ": " + message);
+    }
+
+    /** Its ClusterQueue: the one it was admitted to, else its LocalQueue's, or null. */
+    private static String clusterQueueOf(GenericKubernetesResource workload, Map<String, String> clusterQueueOf) {
         Object admitted = workload.get("status", "admission", "clusterQueue");
-        String clusterQueue = admitted != null ? admitted.toString() : null;
-        Object localQueue = workload.get("spec", "queueName");
-        if (clusterQueue == null && localQueue != null) {
-            clusterQueue = clusterQueueOf.get(workload.getMetadata().getNamespace() + "/" + localQueue);
+        if (admitted != null) {
+            return admitted.toString();
         }
+        Object localQueue = workload.get("spec", "queueName");
+        return localQueue == null ? null
+                : clusterQueueOf.get(workload.getMetadata().getNamespace() + "/" + localQueue);
+    }
+
+    /** The pool serving its ClusterQueue, else the pools its pods choose (or the default pool). */
+    private List<String> poolsOf(String clusterQueue, List<String> chosenByPods) {
         String value = clusterQueue == null ? null : settings.valueOfClusterQueue().get(clusterQueue);
         return value != null ? List.of(value) : chosenByPods;
     }

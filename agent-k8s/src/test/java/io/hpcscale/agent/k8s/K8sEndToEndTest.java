@@ -78,6 +78,10 @@ class K8sEndToEndTest {
         assertEquals(0, services.active("cpu"));
         JobDocument job = services.jobs("cpu").get(0);
         assertEquals(JobState.Waiting, job.status(), "in the store for status to show: " + job);
+        String status = services.status(services.pools());
+        assertTrue(status.contains("waiting    1 waiting for something other than nodes, which more nodes would not "
+                + "start: workload:team/train: Kueue has not reserved quota for it in ClusterQueue team-cq: "
+                + "couldn't assign flavors to pod set main: insufficient unused quota for cpu"), status);
     }
 
     @Test

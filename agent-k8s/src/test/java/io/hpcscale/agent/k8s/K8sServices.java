@@ -18,6 +18,8 @@ import io.hpcscale.scaler.cloud.SimulatedCloud;
 import io.hpcscale.scaler.plan.Planner;
 import io.hpcscale.scaler.pool.PoolConfig;
 import io.hpcscale.scaler.pool.PoolConfigs;
+import io.hpcscale.scaler.report.StatusReader;
+import io.hpcscale.scaler.report.StatusText;
 import io.hpcscale.scaler.run.ActionGate;
 import io.hpcscale.scaler.run.ActionHooks;
 import io.hpcscale.scaler.run.CloudThrottles;
@@ -32,6 +34,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import picocli.CommandLine;
 
 /**
  * The agent and the scaler as the two services run them, in this JVM on one store, against the mock API server and
@@ -47,6 +50,7 @@ final class K8sServices {
     private final MockCluster cluster;
     private final Agent agent;
     private final Scaler scaler;
+    private final Map<String, PoolConfig> poolConfigs;
 
     /** @param pools pool name → max; each pool's nodes offer 16 CPUs and 64 GiB and boot in one minute */
     K8sServices(MockCluster cluster, Map<String, Integer> pools, Map<String, String> more) {
@@ -68,7 +72,8 @@ final class K8sServices {
         ActionGate gate = new ActionGate();
         CloudProviders providers = new CloudProviders(scalerSettings, null, cloud, gate);
         List<PoolRuntime> runtimes = new ArrayList<>();
-        for (PoolConfig pool : PoolConfigs.fromSettings(scalerSettings).values()) {
+        poolConfigs = PoolConfigs.fromSettings(scalerSettings);
+        for (PoolConfig pool : poolConfigs.values()) {
             runtimes.add(new PoolRuntime(pool, providers.forPool(pool.name())));
         }
         scaler = new Scaler(runtimes, new Scaler.Wiring(documents,
@@ -99,6 +104,16 @@ final class K8sServices {
         for (int i = 0; i < n; i++) {
             cycle();
         }
+    }
+
+    /** What {@code hpcscale-scaler status} prints now. */
+    String status(Map<String, PoolConfig> pools) throws InterruptedException {
+        return String.join("\n", new StatusText(CommandLine.Help.Ansi.OFF).lines(new StatusReader(documents)
+                .read(pools, scaler.planOnly(clock.instant()))));
+    }
+
+    Map<String, PoolConfig> pools() {
+        return poolConfigs;
     }
 
     /** Instances of the pool starting or running. */

@@ -15,6 +15,8 @@ import java.util.Objects;
  * @param hosts  the nodes the job's own record names as where it runs (PBS {@code exec_host}, Slurm's node list),
  *               whatever its state: a suspended job, or one being started, may be missing from its nodes' listing,
  *               and these nodes are occupied all the same; empty for a job that holds no node
+ * @param waitingFor why a job that is not queued for nodes waits, as the scheduler says (a Kueue workload whose
+ *                   ClusterQueue has no quota left), or null
  */
 public record SchedulerJob(
         String id,
@@ -25,7 +27,8 @@ public record SchedulerJob(
         Placement placement,
         boolean exclusive,
         Instant submittedAt,
-        List<String> hosts) {
+        List<String> hosts,
+        String waitingFor) {
 
     public SchedulerJob {
         Objects.requireNonNull(id, "id");
@@ -36,9 +39,14 @@ public record SchedulerJob(
         hosts = List.copyOf(hosts);
     }
 
+    public SchedulerJob(String id, List<String> queues, JobState state, List<Chunk> chunks, int nodes,
+            Placement placement, boolean exclusive, Instant submittedAt, List<String> hosts) {
+        this(id, queues, state, chunks, nodes, placement, exclusive, submittedAt, hosts, null);
+    }
+
     /** A job that holds no node yet. */
     public SchedulerJob(String id, List<String> queues, JobState state, List<Chunk> chunks, int nodes,
             Placement placement, boolean exclusive, Instant submittedAt) {
-        this(id, queues, state, chunks, nodes, placement, exclusive, submittedAt, List.of());
+        this(id, queues, state, chunks, nodes, placement, exclusive, submittedAt, List.of(), null);
     }
 }

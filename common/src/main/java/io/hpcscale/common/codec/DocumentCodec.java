@@ -170,6 +170,7 @@ public final class DocumentCodec {
         json.put(Fields.EXCLUSIVE, job.exclusive());
         FieldWriter.putInstant(json, Fields.SUBMITTED_AT, job.submittedAt());
         json.put(Fields.AGENT, job.agent());
+        json.put(Fields.WAITING_FOR, job.waitingFor());
     }
 
     private static JobDocument decodeJob(FieldReader fields) {
@@ -197,7 +198,8 @@ public final class DocumentCodec {
                 placement(fields.optionalText(Fields.PLACEMENT)),
                 fields.bool(Fields.EXCLUSIVE),
                 fields.instant(Fields.SUBMITTED_AT),
-                fields.optionalText(Fields.AGENT));
+                fields.optionalText(Fields.AGENT),
+                fields.optionalText(Fields.WAITING_FOR));
     }
 
     private static void encodeVm(VmDocument vm, ObjectNode json) {

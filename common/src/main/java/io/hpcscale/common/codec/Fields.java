@@ -20,6 +20,7 @@ final class Fields {
     static final String EXCLUSIVE = "Exclusive";
     static final String SUBMITTED_AT = "SubmittedAt";
     static final String AGENT = "Agent";
+    static final String WAITING_FOR = "WaitingFor";
 
     static final String NAME = "Name";
     static final String JOB_STATUS = "JobStatus";

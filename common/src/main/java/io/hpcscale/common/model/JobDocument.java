@@ -10,6 +10,7 @@ import java.util.Objects;
  * @param nodes       nodes the job asks for, as the scheduler counts them
  * @param submittedAt when the job entered its queue, or null when the scheduler does not say
  * @param agent       id of the agent that writes this document
+ * @param waitingFor  why a job that is not queued for nodes waits, as the scheduler says, or null
  */
 public record JobDocument(
         String id,
@@ -22,7 +23,8 @@ public record JobDocument(
         Placement placement,
         boolean exclusive,
         Instant submittedAt,
-        String agent) implements ClusterLoadDocument {
+        String agent,
+        String waitingFor) implements ClusterLoadDocument {
 
     public JobDocument {
         Objects.requireNonNull(id, "id");
@@ -31,6 +33,12 @@ public record JobDocument(
         Objects.requireNonNull(status, "status");
         Objects.requireNonNull(placement, "placement");
         chunks = List.copyOf(chunks);
+    }
+
+    public JobDocument(String id, String poolName, String schedulerId, String queueName, JobState status, int nodes,
+            List<Chunk> chunks, Placement placement, boolean exclusive, Instant submittedAt, String agent) {
+        this(id, poolName, schedulerId, queueName, status, nodes, chunks, placement, exclusive, submittedAt, agent,
+                null);
     }
 
     @Override

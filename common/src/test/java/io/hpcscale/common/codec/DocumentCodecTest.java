@@ -27,6 +27,13 @@ class DocumentCodecTest {
                 List.of(new Chunk(2, 16, 32768, 0)), Placement.scatter, true, T, "agent-head-pbs");
     }
 
+    /** A job that waits for something other than nodes, saying what. */
+    static JobDocument waitingJob() {
+        return new JobDocument("workload:team~2Ftrain", "gpu", "workload:team/train", "gpu", JobState.Waiting, 2,
+                List.of(new Chunk(2, 8, 16384, 1)), Placement.free, false, T, "agent-head-k8s",
+                "Kueue has not reserved quota for it in ClusterQueue team-gpu");
+    }
+
     static VmDocument vm() {
         return new VmDocument("node1", "pinta00", "node1", NodeJobStatus.Busy, "job-busy", false, false, false, false, 16,
                 16, 64000, 8192, 0, 0, List.of("4719.pbsserver"), T, T, null, "agent-head-pbs");
@@ -34,7 +41,7 @@ class DocumentCodecTest {
 
     @Test
     void roundTripsEveryDocumentTheAgentsAndTheScalerExchange() {
-        List<ClusterLoadDocument> documents = List.of(job(), vm(),
+        List<ClusterLoadDocument> documents = List.of(job(), waitingJob(), vm(),
                 DrainDocument.request("pinta00", "node1", "idle 5m", T),
                 new AgentDocument("agent-head-pbs", "pbs", "head", "0.1.0", T, 230, List.of("pinta00"), null, T));
         for (ClusterLoadDocument document : documents) {

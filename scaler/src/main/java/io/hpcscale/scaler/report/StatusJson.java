@@ -39,6 +39,8 @@ public final class StatusJson {
             if (census != null) {
                 p.put("queuedJobs", census.queuedJobs());
                 p.put("demandedNodes", census.demandedNodes());
+                p.put("waitingJobs", census.waitingJobs());
+                census.waitingFor().forEach(p.putArray("waitingFor")::add);
                 if (census.target() != null) {
                     p.put("target", census.target());
                 }

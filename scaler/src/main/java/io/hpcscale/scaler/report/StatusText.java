@@ -41,6 +41,11 @@ public final class StatusText {
                 lines.add("  jobs       " + census.queuedJobs() + " queued, " + census.demandedNodes()
                         + " more nodes needed" + (census.target() == null ? "" : "; target " + census.target()));
                 lines.add("  instances  " + instances(census));
+                if (census.waitingJobs() > 0) {
+                    lines.add("  waiting    " + yellow(census.waitingJobs() + " waiting for something other than nodes, "
+                            + "which more nodes would not start: " + String.join("; ", census.waitingFor())
+                            + (census.waitingJobs() > census.waitingFor().size() ? "; ..." : "")));
+                }
                 if (!census.heldByAdministrator().isEmpty()) {
                     lines.add("  held       " + yellow(census.heldByAdministrator().size() + " held offline by an "
                             + "administrator, left alone: " + String.join(", ", census.heldByAdministrator())));

@@ -1,5 +1,7 @@
 package io.hpcscale.scaler.run;
 
+import io.hpcscale.common.model.JobDocument;
+import io.hpcscale.common.model.JobState;
 import io.hpcscale.common.model.NodeJobStatus;
 import io.hpcscale.common.model.NodeNames;
 import io.hpcscale.common.model.VmDocument;
@@ -33,12 +35,18 @@ import java.util.Set;
  * @param agentReadAt   when an agent serving the pool last read its scheduler successfully, or null
  * @param heldByAdministrator the nodes an administrator holds offline, with their instance's state
  *                      ({@code cn007 (stopped)}): hpcscale neither starts, stops, drains nor returns them
+ * @param waitingJobs   jobs of the pool that wait for something other than nodes (a quota, a dependency, a start
+ *                      time): more nodes would not start them
+ * @param waitingFor    why, for the first {@value #WAITING_SHOWN} of them, as {@code job: what the scheduler says}
  */
 public record PoolCensus(Map<InstanceCategory, Integer> instances, boolean instancesKnown, int queuedJobs,
-        int demandedNodes, Integer target, boolean backingOff, Instant agentReadAt, List<String> heldByAdministrator) {
+        int demandedNodes, Integer target, boolean backingOff, Instant agentReadAt, List<String> heldByAdministrator,
+        int waitingJobs, List<String> waitingFor) {
+    static final int WAITING_SHOWN = 5;
 
     public PoolCensus {
         heldByAdministrator = List.copyOf(heldByAdministrator);
+        waitingFor = List.copyOf(waitingFor);
         EnumMap<InstanceCategory, Integer> all = new EnumMap<>(InstanceCategory.class);
         for (InstanceCategory category : InstanceCategory.values()) {
             all.put(category, instances.getOrDefault(category, 0));
@@ -59,9 +67,12 @@ public record PoolCensus(Map<InstanceCategory, Integer> instances, boolean insta
     public static PoolCensus of(PoolState state, Plan plan) {
         Integer target = state.target() != null && state.target().known() ? state.target().count() : null;
         boolean backingOff = state.state().backoffUntil() != null && state.state().backoffUntil().isAfter(state.now());
+        List<JobDocument> waiting = state.jobs().stream().filter(job -> job.status() == JobState.Waiting).toList();
+        List<String> why = waiting.stream().limit(WAITING_SHOWN).map(job -> job.schedulerId()
+                + (job.waitingFor() == null ? "" : ": " + job.waitingFor())).toList();
         if (!state.instances().known()) {
             return new PoolCensus(Map.of(), false, plan.queuedJobs(), 0, target, backingOff, state.agentReadAt(),
-                    List.of());
+                    List.of(), waiting.size(), why);
         }
         Map<String, VmDocument> nodes = new HashMap<>();
         state.vms().forEach(vm -> nodes.put(NodeNames.key(vm.name()), vm));
@@ -80,7 +91,7 @@ public record PoolCensus(Map<InstanceCategory, Integer> instances, boolean insta
         }
         held.sort(null);
         return new PoolCensus(counts, true, plan.queuedJobs(), plan.demand().newNodes(), target, backingOff,
-                state.agentReadAt(), held);
+                state.agentReadAt(), held, waiting.size(), why);
     }
 
     private static InstanceCategory categoryOf(Instance instance, InstanceRecord record, VmDocument node,
