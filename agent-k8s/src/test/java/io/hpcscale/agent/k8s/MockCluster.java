@@ -34,13 +34,15 @@ import java.util.Queue;
  * the adapter must not rely on: it filters again what a selector narrowed, and the fixtures set what a real API
  * server would default. An administrator's client makes the fixtures; the adapter reads through a kubeconfig file.
  */
-final class MockCluster implements AutoCloseable {
-    static final String POOL_LABEL = "hpcscale.io/pool";
-    static final ResourceDefinitionContext WORKLOADS = ClusterRead.kueue("v1beta2", "Workload", "workloads");
-    static final ResourceDefinitionContext LOCAL_QUEUES = ClusterRead.kueue("v1beta2", "LocalQueue", "localqueues");
+public final class MockCluster implements AutoCloseable {
+    public static final String POOL_LABEL = "hpcscale.io/pool";
+    public static final ResourceDefinitionContext POD_GROUPS = ClusterRead.POD_GROUPS;
+    public static final ResourceDefinitionContext WORKLOADS = ClusterRead.kueue("v1beta2", "Workload", "workloads");
+    public static final ResourceDefinitionContext LOCAL_QUEUES = ClusterRead.kueue("v1beta2", "LocalQueue",
+            "localqueues");
 
     private final KubernetesMockServer server;
-    final KubernetesClient admin;
+    public final KubernetesClient admin;
 
     private MockCluster(KubernetesMockServer server) {
         this.server = server;
@@ -54,7 +56,7 @@ final class MockCluster implements AutoCloseable {
      * kueue.x-k8s.io_workloads.yaml and _localqueues.yaml: kueue.x-k8s.io v1beta2, Namespaced). The mock serves
      * their discovery and stores them; it validates nothing against the CRDs' schemas, as it validates no kind.
      */
-    static MockCluster start(boolean withBatchApis) {
+    public static MockCluster start(boolean withBatchApis) {
         List<CustomResourceDefinitionContext> kinds = new ArrayList<>();
         if (withBatchApis) {
             for (ResourceDefinitionContext kind : List.of(ClusterRead.POD_GROUPS, WORKLOADS, LOCAL_QUEUES)) {
@@ -74,12 +76,12 @@ final class MockCluster implements AutoCloseable {
     }
 
     /** A kubeconfig naming this server, as an administrator hands one to the agent. */
-    Path kubeconfig(Path dir) throws IOException {
+    public Path kubeconfig(Path dir) throws IOException {
         return kubeconfig(dir, server.url("/"));
     }
 
     /** A kubeconfig naming the API server at {@code url}, with a token as a service account's. */
-    static Path kubeconfig(Path dir, String url) throws IOException {
+    public static Path kubeconfig(Path dir, String url) throws IOException {
         Path file = dir.resolve("kubeconfig");
         Files.writeString(file, """
                 apiVersion: v1
@@ -102,12 +104,12 @@ final class MockCluster implements AutoCloseable {
         return file;
     }
 
-    int requests() {
+    public int requests() {
         return server.getRequestCount();
     }
 
     /** Deletes what a test made, keeping the server (and its registered kinds) for the next. */
-    void clear() {
+    public void clear() {
         admin.pods().inAnyNamespace().delete();
         admin.nodes().delete();
         for (ResourceDefinitionContext kind : List.of(ClusterRead.POD_GROUPS, WORKLOADS, LOCAL_QUEUES)) {
@@ -122,7 +124,7 @@ final class MockCluster implements AutoCloseable {
     }
 
     /** A Ready node of the pool with this label value (none when null), offering this much. */
-    Node node(String name, String pool, int cpus, String memory) {
+    public Node node(String name, String pool, int cpus, String memory) {
         NodeBuilder node = new NodeBuilder().withNewMetadata().withName(name).endMetadata()
                 .withNewSpec().endSpec()
                 .withNewStatus().addNewCondition().withType("Ready").withStatus("True").endCondition()
@@ -136,7 +138,7 @@ final class MockCluster implements AutoCloseable {
     }
 
     /** A pod of one container requesting this much, bound to {@code node} and running, or pending when null. */
-    PodBuilder pod(String namespace, String name, String cpu, String memory) {
+    public PodBuilder pod(String namespace, String name, String cpu, String memory) {
         return new PodBuilder().withNewMetadata().withNamespace(namespace).withName(name)
                 .withCreationTimestamp("2026-11-27T05:00:00Z").endMetadata()
                 .withNewSpec().addNewContainer().withName("main").withImage("busybox").withNewResources()
@@ -144,20 +146,20 @@ final class MockCluster implements AutoCloseable {
                 .endResources().endContainer().endSpec();
     }
 
-    Pod running(PodBuilder pod, String node) {
+    public Pod running(PodBuilder pod, String node) {
         return admin.resource(pod.editSpec().withNodeName(node).endSpec().withNewStatus().withPhase("Running")
                 .addNewCondition().withType("PodScheduled").withStatus("True").endCondition().endStatus().build())
                 .create();
     }
 
     /** A pod the scheduler tried and could not place. */
-    Pod unschedulable(PodBuilder pod) {
+    public Pod unschedulable(PodBuilder pod) {
         return admin.resource(pod.withNewStatus().withPhase("Pending").addNewCondition().withType("PodScheduled")
                 .withStatus("False").withReason("Unschedulable").withMessage("0/3 nodes are available: 3 Insufficient "
                         + "cpu.").endCondition().endStatus().build()).create();
     }
 
-    GenericKubernetesResource create(ResourceDefinitionContext kind, String namespace, String name,
+    public GenericKubernetesResource create(ResourceDefinitionContext kind, String namespace, String name,
             Map<String, Object> spec, Map<String, Object> status) {
         GenericKubernetesResource resource = new GenericKubernetesResourceBuilder()
                 .withApiVersion(kind.getGroup() + "/" + kind.getVersion()).withKind(kind.getKind())
@@ -170,7 +172,7 @@ final class MockCluster implements AutoCloseable {
         return admin.genericKubernetesResources(kind).inNamespace(namespace).resource(resource).create();
     }
 
-    static Map<String, Object> map(Object... keysAndValues) {
+    public static Map<String, Object> map(Object... keysAndValues) {
         Map<String, Object> map = new LinkedHashMap<>();
         for (int i = 0; i < keysAndValues.length; i += 2) {
             map.put((String) keysAndValues[i], keysAndValues[i + 1]);

@@ -1,0 +1,130 @@
+package io.hpcscale.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hpcscale.agent.k8s.K8sAgentMain;
+import io.hpcscale.agent.k8s.MockCluster;
+import io.hpcscale.common.agent.Agent;
+import io.hpcscale.common.agent.CycleReport;
+import io.hpcscale.common.agent.PoolMap;
+import io.hpcscale.common.agent.SchedulerAdapter;
+import io.hpcscale.common.config.ConfigCatalog;
+import io.hpcscale.common.config.ConfigLoader;
+import io.hpcscale.common.config.Settings;
+import io.hpcscale.common.store.DocumentStore;
+import io.hpcscale.common.store.SqliteClusterLoadStore;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The Kubernetes agent at 1,000 nodes and 10,000 pods (9,000 running, 9 a node, and 1,000 the scheduler could not
+ * place), 50 Volcano gangs and 50 Kueue workloads, on fabric8's mock API server in this JVM: the read's time and
+ * API requests, a whole cycle's time, and the heap.
+ */
+class K8sAgentBenchmark {
+    static final int NODES = 1_000;
+    static final int RUNNING_PER_NODE = 9;
+    static final int PENDING = 1_000;
+    static final int GANGS = 50;
+    static final int WORKLOADS = 50;
+    static final int POOLS = 10;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void agentCycleAtTenThousandPodsAndOneThousandNodes() throws Exception {
+        try (MockCluster cluster = MockCluster.start(true)) {
+            long filling = System.nanoTime();
+            fill(cluster);
+            double fillSeconds = (System.nanoTime() - filling) / 1e9;
+            Map<String, String> values = new HashMap<>();
+            for (int p = 0; p < POOLS; p++) {
+                values.put("pool.p" + p + ".max", "200");
+            }
+            values.put("agent.k8s.kubeconfig", cluster.kubeconfig(dir).toString());
+            Settings settings = new ConfigLoader(ConfigCatalog.installed()).fromMap(values, K8sAgentMain.PROGRAM);
+            SchedulerAdapter adapter = K8sAgentMain.definition().adapterFactory().create(settings, null);
+            try (SqliteClusterLoadStore store = new SqliteClusterLoadStore(dir.resolve("agent.db"),
+                    Duration.ofSeconds(10), Clock.systemUTC())) {
+                Agent agent = new Agent(adapter, new DocumentStore(store), PoolMap.fromSettings(settings,
+                        "poolLabelValue"), "bench", "bench");
+                CycleReport first = agent.runOnce(Instant.now());
+                assertTrue(first.succeeded(), first.error());
+                assertEquals(PENDING + GANGS + WORKLOADS, first.jobsRead());
+                assertEquals(NODES, first.nodesRead());
+
+                int before = cluster.requests();
+                adapter.read();
+                int requestsPerRead = cluster.requests() - before;
+                Measure.Timing read;
+                Measure.Timing cycle;
+                double peak;
+                double live;
+                try (Measure.HeapWatch heap = Measure.watchHeap()) {
+                    read = Measure.time(2, 5, adapter::read);
+                    cycle = Measure.time(1, 5, () -> {
+                        CycleReport report = agent.runOnce(Instant.now());
+                        assertEquals(0, report.written().size(), "an unchanged cluster writes nothing");
+                    });
+                    peak = heap.peakMb();
+                    live = heap.liveMb();
+                }
+                before = cluster.requests();
+                adapter.quickSignature();
+                int quickRequests = cluster.requests() - before;
+                Measure.report("machine: " + Measure.machine());
+                Measure.report(String.format("agent-k8s: %d nodes, %d pods (%d running, %d unschedulable), %d "
+                        + "Volcano gangs, %d Kueue workloads on the mock API server (made in %.0f s)", NODES,
+                        NODES * RUNNING_PER_NODE + PENDING, NODES * RUNNING_PER_NODE, PENDING, GANGS, WORKLOADS,
+                        fillSeconds));
+                Measure.report("agent-k8s: read (list nodes, pods, gangs, workloads, local queues; map): " + read);
+                Measure.report("agent-k8s: one cycle (read, map, diff; cluster unchanged, SQLite store): " + cycle);
+                Measure.report("agent-k8s: API requests per read: " + requestsPerRead + " (the mock serves each list "
+                        + "whole; a real API server at agent.k8s.pageSize 500 pages pods in "
+                        + ((NODES * RUNNING_PER_NODE + PENDING + 499) / 500) + " and nodes in "
+                        + ((NODES + 499) / 500) + "); per quick check: " + quickRequests);
+                Measure.report(String.format("agent-k8s: heap at most %.0f MB in use (garbage included), %.0f MB live "
+                        + "between cycles (after a full collection), the mock server's %d objects included, within "
+                        + "-Xmx%d m", peak, live, NODES + NODES * RUNNING_PER_NODE + PENDING + GANGS + WORKLOADS,
+                        Runtime.getRuntime().maxMemory() / (1024 * 1024)));
+            }
+        }
+    }
+
+    private static void fill(MockCluster cluster) {
+        for (int n = 0; n < NODES; n++) {
+            String node = String.format("p%d-vm%04d", n % POOLS, n);
+            cluster.node(node, "p" + (n % POOLS), 16, "64Gi");
+            for (int r = 0; r < RUNNING_PER_NODE; r++) {
+                cluster.running(cluster.pod("batch", node + "-task-" + r, "1", "2Gi"), node);
+            }
+        }
+        for (int i = 0; i < PENDING; i++) {
+            cluster.unschedulable(cluster.pod("batch", "pending-" + i, "4", "8Gi").editSpec()
+                    .withNodeSelector(Map.of(MockCluster.POOL_LABEL, "p" + (i % POOLS))).endSpec());
+        }
+        for (int g = 0; g < GANGS; g++) {
+            cluster.create(MockCluster.POD_GROUPS, "hpc", "gang-" + g, MockCluster.map("minMember", 4, "queue",
+                    "default", "minResources", MockCluster.map("cpu", "32", "memory", "64Gi")),
+                    MockCluster.map("phase", "Pending"));
+        }
+        for (int w = 0; w < WORKLOADS; w++) {
+            cluster.create(MockCluster.WORKLOADS, "team", "train-" + w, MockCluster.map("queueName", "q",
+                    "podSets", List.of(MockCluster.map("name", "main", "count", 2, "template", MockCluster.map("spec",
+                            MockCluster.map("nodeSelector", MockCluster.map(MockCluster.POOL_LABEL, "p" + (w % POOLS)),
+                                    "containers", List.of(MockCluster.map("name", "c", "image", "x", "resources",
+                                            MockCluster.map("requests", MockCluster.map("cpu", "8"))))))))),
+                    MockCluster.map("conditions", List.of(MockCluster.map("type", "QuotaReserved", "status",
+                            "True"))));
+        }
+    }
+}
