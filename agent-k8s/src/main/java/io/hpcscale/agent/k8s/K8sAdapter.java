@@ -46,7 +46,7 @@ final class K8sAdapter implements SchedulerAdapter {
         this.client = client;
         this.clock = clock;
         DrainMarks marks = new DrainMarks(settings.drainTaint());
-        PoolChoice pools = new PoolChoice(settings.poolLabel(), settings.defaultPoolValue());
+        PoolChoice pools = new PoolChoice(settings.poolLabel(), settings.defaultPoolValue(), settings.taints());
         this.cluster = new ClusterRead(client, settings);
         this.nodes = new NodeReading(settings, marks);
         this.pendingPods = new PendingPods(settings, pools);

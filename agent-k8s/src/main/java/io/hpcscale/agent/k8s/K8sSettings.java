@@ -1,5 +1,6 @@
 package io.hpcscale.agent.k8s;
 
+import io.fabric8.kubernetes.api.model.Taint;
 import io.hpcscale.common.config.ConfigException;
 import io.hpcscale.common.config.PoolSettings;
 import io.hpcscale.common.config.Settings;
@@ -20,6 +21,7 @@ import java.util.Optional;
  * @param defaultPoolValue   the pool label value of a pending pod that chooses no pool, or null
  * @param valueOfClusterQueue Kueue ClusterQueue → the pool label value of the pool that serves it
  * @param valueOfVolcanoQueue Volcano queue → the pool label value of the pool that serves it
+ * @param taints             the taints of each pool's nodes ({@code pool.<name>.taints})
  */
 record K8sSettings(
         Optional<Path> kubeconfig,
@@ -34,7 +36,8 @@ record K8sSettings(
         Source volcano,
         Source kueue,
         Map<String, String> valueOfClusterQueue,
-        Map<String, String> valueOfVolcanoQueue) {
+        Map<String, String> valueOfVolcanoQueue,
+        PoolTaints taints) {
 
     static final String QUEUE_PROPERTY = "poolLabelValue";
 
@@ -61,12 +64,18 @@ record K8sSettings(
         }
         Map<String, String> byClusterQueue = new LinkedHashMap<>();
         Map<String, String> byVolcanoQueue = new LinkedHashMap<>();
+        Map<String, List<Taint>> taints = new LinkedHashMap<>();
         List<String> problems = new ArrayList<>();
         for (String name : settings.poolNames()) {
             PoolSettings pool = settings.pool(name);
             String value = pool.string(QUEUE_PROPERTY);
             claim(pool, "clusterQueues", value, byClusterQueue, problems);
             claim(pool, "volcanoQueues", value, byVolcanoQueue, problems);
+            try {
+                taints.put(value, pool.optionalString("taints").map(PoolTaints::parse).orElse(List.of()));
+            } catch (IllegalArgumentException e) {
+                problems.add(pool.key("taints") + ": " + e.getMessage());
+            }
         }
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);
@@ -83,7 +92,7 @@ record K8sSettings(
                 settings.duration("agent.k8s.drainSettle"),
                 Source.valueOf(settings.string("agent.k8s.volcano").toUpperCase(Locale.ROOT)),
                 Source.valueOf(settings.string("agent.k8s.kueue").toUpperCase(Locale.ROOT)),
-                byClusterQueue, byVolcanoQueue);
+                byClusterQueue, byVolcanoQueue, new PoolTaints(taints));
     }
 
     private static void claim(PoolSettings pool, String property, String value, Map<String, String> byQueue,

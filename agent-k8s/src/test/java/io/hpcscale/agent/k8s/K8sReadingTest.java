@@ -27,7 +27,8 @@ class K8sReadingTest {
     static void start() {
         cluster = MockCluster.start(true);
         adapter = new K8sAdapter(cluster.admin, K8sTestSettings.of(Map.of("agent.k8s.defaultPool", "cpu",
-                "pool.gpu.clusterQueues", "team-gpu")), Clock.systemUTC());
+                "pool.gpu.clusterQueues", "team-gpu", "pool.gpu.taints", "nvidia.com/gpu=present:NoSchedule")),
+                Clock.systemUTC());
     }
 
     @AfterAll
@@ -78,7 +79,8 @@ class K8sReadingTest {
     @Test
     void aPodTheSchedulerCouldNotPlaceIsAJobInThePoolItChooses() throws Exception {
         cluster.unschedulable(cluster.pod("batch", "by-selector", "4", "2Gi").editSpec()
-                .withNodeSelector(Map.of(MockCluster.POOL_LABEL, "gpu")).endSpec());
+                .withNodeSelector(Map.of(MockCluster.POOL_LABEL, "gpu")).addNewToleration().withKey("nvidia.com/gpu")
+                .withOperator("Exists").withEffect("NoSchedule").endToleration().endSpec());
         cluster.unschedulable(cluster.pod("batch", "by-affinity", "1500m", "1Gi").editSpec().withNewAffinity()
                 .withNewNodeAffinity().withNewRequiredDuringSchedulingIgnoredDuringExecution().addNewNodeSelectorTerm()
                 .addNewMatchExpression().withKey(MockCluster.POOL_LABEL).withOperator("In").withValues("gpu", "cpu")
@@ -93,11 +95,20 @@ class K8sReadingTest {
         assertEquals(List.of("gpu"), selector.queues());
         assertEquals(JobState.Queued, selector.state());
         assertEquals(List.of(new Chunk(1, 4, 2048, 0)), selector.chunks());
-        assertEquals(List.of("gpu", "cpu"), job(snapshot, "batch/by-affinity").queues());
+        assertEquals(List.of("cpu"), job(snapshot, "batch/by-affinity").queues(), "it may go to gpu or cpu, but "
+                + "tolerates not the gpu nodes' taint");
         assertEquals(2, job(snapshot, "batch/by-affinity").chunks().get(0).cpus(), "1500m rounded up");
         assertEquals(List.of("cpu"), job(snapshot, "batch/anywhere").queues(), "agent.k8s.defaultPool");
         assertEquals(3, snapshot.jobs().size(), "a pod the scheduler has not tried yet is no demand: "
                 + snapshot.jobs());
+    }
+
+    @Test
+    void aPodThatDoesNotTolerateItsPoolsTaintIsNoDemandOfIt() throws Exception {
+        cluster.unschedulable(cluster.pod("batch", "gpu-intolerant", "4", "2Gi").editSpec()
+                .withNodeSelector(Map.of(MockCluster.POOL_LABEL, "gpu")).endSpec());
+        assertEquals(List.of(), job(adapter.read(), "batch/gpu-intolerant").queues(),
+                "a gpu node started for it would not take it");
     }
 
     @Test
