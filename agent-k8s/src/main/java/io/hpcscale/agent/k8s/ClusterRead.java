@@ -30,8 +30,12 @@ final class ClusterRead {
     /** The newest first: the fields read are the same in both. */
     private static final List<String> KUEUE_VERSIONS = List.of("v1beta2", "v1beta1");
 
-    /** What one read found. */
-    record Found(List<Node> nodes, List<Pod> pods, List<GenericKubernetesResource> podGroups,
+    /**
+     * What one read found.
+     *
+     * @param podsVersion the resourceVersion the pods were listed at: where a watch of their changes starts
+     */
+    record Found(List<Node> nodes, List<Pod> pods, String podsVersion, List<GenericKubernetesResource> podGroups,
             List<GenericKubernetesResource> workloads, List<GenericKubernetesResource> localQueues) {
     }
 
@@ -47,13 +51,14 @@ final class ClusterRead {
         List<Node> nodes = paged("nodes", options -> {
             NodeList page = client.nodes().list(options);
             return new Page<>(page.getItems(), page.getMetadata());
-        });
+        }).items();
         // The phase selector narrows what the API server sends; what it cannot filter is filtered again here.
-        List<Pod> pods = paged("pods", options -> {
+        Listed<Pod> listed = paged("pods", options -> {
             PodList page = client.pods().inAnyNamespace().withoutField("status.phase", "Succeeded")
                     .withoutField("status.phase", "Failed").list(options);
             return new Page<>(page.getItems(), page.getMetadata());
-        }).stream().filter(pod -> !PodKinds.ended(pod)).toList();
+        });
+        List<Pod> pods = listed.items().stream().filter(pod -> !PodKinds.ended(pod)).toList();
         List<GenericKubernetesResource> podGroups = List.of();
         if (served(settings.volcano(), "Volcano PodGroups", "agent.k8s.volcano", POD_GROUPS.getGroup() + "/"
                 + POD_GROUPS.getVersion())) {
@@ -66,7 +71,7 @@ final class ClusterRead {
             workloads = generic("Kueue Workloads", kueue(kueue, "Workload", "workloads"));
             localQueues = generic("Kueue LocalQueues", kueue(kueue, "LocalQueue", "localqueues"));
         }
-        return new Found(nodes, pods, podGroups, workloads, localQueues);
+        return new Found(nodes, pods, listed.resourceVersion(), podGroups, workloads, localQueues);
     }
 
     private String kueueVersion() throws SchedulerReadException {
@@ -118,28 +123,36 @@ final class ClusterRead {
             GenericKubernetesResourceList page = client.genericKubernetesResources(kind).inAnyNamespace()
                     .list(options);
             return new Page<>(page.getItems(), page.getMetadata());
-        });
+        }).items();
     }
 
     private record Page<T>(List<T> items, ListMeta meta) {
+    }
+
+    /** A whole list, and the resourceVersion it was read at (that of its first page: the pages are one snapshot). */
+    private record Listed<T>(List<T> items, String resourceVersion) {
     }
 
     /**
      * Lists in pages of {@code agent.k8s.pageSize}, following the continue token; a token that expired in between
      * (410) starts the list again, once.
      */
-    private <T> List<T> paged(String what, Function<ListOptions, Page<T>> list) throws SchedulerReadException {
+    private <T> Listed<T> paged(String what, Function<ListOptions, Page<T>> list) throws SchedulerReadException {
         for (int attempt = 1; ; attempt++) {
             List<T> items = new ArrayList<>();
             String next = null;
+            String version = null;
             try {
                 do {
                     Page<T> page = list.apply(new ListOptionsBuilder().withLimit((long) settings.pageSize())
                             .withContinue(next).build());
                     items.addAll(page.items());
                     next = page.meta() == null ? null : page.meta().getContinue();
+                    if (version == null && page.meta() != null) {
+                        version = page.meta().getResourceVersion();
+                    }
                 } while (next != null && !next.isEmpty());
-                return items;
+                return new Listed<>(items, version);
             } catch (KubernetesClientException e) {
                 if (e.getCode() != 410 || attempt == 2) {
                     throw failure("list " + what, e);

@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.Collectors;
 
 /**
  * Kubernetes as hpcscale's scheduler: nodes labelled with a pool are its nodes, and the work that waits for room
@@ -41,6 +42,7 @@ final class K8sAdapter implements SchedulerAdapter {
     private final NodeDrains drains;
     private final Clock clock;
     private final UnreadableEntryLog unreadable = new UnreadableEntryLog();
+    private final UnboundPodsWatch unbound;
 
     K8sAdapter(KubernetesClient client, K8sSettings settings, Clock clock) {
         this.client = client;
@@ -53,6 +55,7 @@ final class K8sAdapter implements SchedulerAdapter {
         this.gangs = new VolcanoGangs(settings, pools);
         this.workloads = new KueueWorkloads(settings, pools, client.getKubernetesSerialization());
         this.drains = new NodeDrains(client, marks, clock);
+        this.unbound = new UnboundPodsWatch(client);
     }
 
     @Override
@@ -110,6 +113,9 @@ final class K8sAdapter implements SchedulerAdapter {
                     () -> workloads.job(workload, clusterQueueOf));
         }
         unreadable.endRead();
+        unbound.follow(found.podsVersion(), found.pods().stream().filter(pod -> PodKinds.nodeName(pod) == null)
+                .map(pod -> pod.getMetadata().getUid() + ":" + pod.getMetadata().getResourceVersion())
+                .collect(Collectors.toSet()));
         return new SchedulerSnapshot(jobs, read, unreadableJobs, unreadableNodes);
     }
 
@@ -143,12 +149,17 @@ final class K8sAdapter implements SchedulerAdapter {
     }
 
     /**
-     * The pods waiting for a node and why, in one list of the pods no node holds (on a busy cluster a few hundred,
-     * against tens of thousands in a full read): a pod queued, placed or gone changes it. Gangs and workloads that
-     * have no pods yet wait for the full read.
+     * The events of the watch of the pods no node holds ({@link UnboundPodsWatch}), free while nothing happens; where
+     * it does not run, one list of those pods (on a busy cluster a few hundred, against tens of thousands in a full
+     * read): a pod queued, placed or gone changes either. Gangs and workloads that have no pods yet wait for the
+     * full read.
      */
     @Override
     public Optional<String> quickSignature() throws SchedulerReadException {
+        Optional<String> watched = unbound.signature();
+        if (watched.isPresent()) {
+            return watched;
+        }
         List<String> waiting = new ArrayList<>();
         try {
             for (Pod pod : client.pods().inAnyNamespace().withField("spec.nodeName", "").list().getItems()) {

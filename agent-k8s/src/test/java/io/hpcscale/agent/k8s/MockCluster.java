@@ -7,6 +7,8 @@ import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.StatusBuilder;
+import io.fabric8.kubernetes.api.model.WatchEvent;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
@@ -17,6 +19,7 @@ import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import io.fabric8.mockwebserver.ServerRequest;
 import io.fabric8.mockwebserver.ServerResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,6 +29,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
+import java.util.concurrent.TimeUnit;
 
 /**
  * fabric8's Kubernetes mock server in CRUD mode, started once per test class: it stores what is created and answers
@@ -102,6 +106,23 @@ public final class MockCluster implements AutoCloseable {
                 current-context: mock
                 """.formatted(url));
         return file;
+    }
+
+    /** The paths of every request made since the server started, in order. */
+    public List<String> paths() throws InterruptedException {
+        List<String> paths = new ArrayList<>();
+        for (RecordedRequest request = server.takeRequest(0, TimeUnit.SECONDS); request != null;
+                request = server.takeRequest(0, TimeUnit.SECONDS)) {
+            paths.add(request.getPath());
+        }
+        return paths;
+    }
+
+    /** The next watch on {@code path} ends as an API server ends one whose resourceVersion is compacted away. */
+    public void goneOnWatch(String path) {
+        server.expect().get().withPath(path).andUpgradeToWebSocket().open().waitFor(100)
+                .andEmit(new WatchEvent(new StatusBuilder().withCode(410).withReason("Expired")
+                        .withMessage("too old resource version").build(), "ERROR")).done().once();
     }
 
     public int requests() {
