@@ -65,19 +65,20 @@ final class DrainMarks {
         return cordoned(node) && !cordonIsOurs(node) ? OfflineMark.OTHER : OfflineMark.HPCSCALE;
     }
 
-    /** Whether we drained the node less than {@code settle} ago: a pod bound just before it may not show yet. */
+    /**
+     * Whether we drained the node less than {@code settle} ago, or cannot tell when: a pod bound just before the
+     * drain may not show yet.
+     */
     boolean settling(Node node, Instant now, Duration settle) {
         if (ourTaint(node) < 0) {
             return false;
         }
         String at = annotations(node).get(AT);
-        if (at == null) {
-            return false;
-        }
         try {
-            return Instant.parse(at).plus(settle).isAfter(now);
+            return at == null || Instant.parse(at).plus(settle).isAfter(now);
         } catch (DateTimeParseException e) {
-            return false;
+            // When we drained it is not known: it may be now.
+            return true;
         }
     }
 

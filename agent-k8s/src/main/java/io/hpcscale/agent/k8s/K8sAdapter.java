@@ -25,7 +25,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.stream.Collectors;
 
 /**
  * Kubernetes as hpcscale's scheduler: nodes labelled with a pool are its nodes, and the work that waits for room
@@ -103,7 +102,7 @@ final class K8sAdapter implements SchedulerAdapter {
                     podsByGang.getOrDefault(id, List.of())));
         }
         for (Pod pod : found.pods()) {
-            if (PodKinds.unschedulable(pod) && !waitingGangs.contains(VolcanoGangs.gangOf(pod))) {
+            if (PodKinds.demand(pod) && !waitingGangs.contains(VolcanoGangs.gangOf(pod))) {
                 addJob(jobs, unreadableJobs, PodKinds.id(pod), () -> pendingPods.job(pod));
             }
         }
@@ -113,9 +112,7 @@ final class K8sAdapter implements SchedulerAdapter {
                     () -> workloads.job(workload, clusterQueueOf));
         }
         unreadable.endRead();
-        unbound.follow(found.podsVersion(), found.pods().stream().filter(pod -> PodKinds.nodeName(pod) == null)
-                .map(pod -> pod.getMetadata().getUid() + ":" + pod.getMetadata().getResourceVersion())
-                .collect(Collectors.toSet()));
+        unbound.follow(found.podsVersion(), found.pods());
         return new SchedulerSnapshot(jobs, read, unreadableJobs, unreadableNodes);
     }
 
@@ -149,8 +146,8 @@ final class K8sAdapter implements SchedulerAdapter {
     }
 
     /**
-     * The events of the watch of the pods no node holds ({@link UnboundPodsWatch}), free while nothing happens; where
-     * it does not run, one list of those pods (on a busy cluster a few hundred, against tens of thousands in a full
+     * The pods no node holds, as the watch keeps them ({@link UnboundPodsWatch}, free while nothing happens), or
+     * where it does not run as one list of them (on a busy cluster a few hundred, against tens of thousands in a full
      * read): a pod queued, placed or gone changes either. Gangs and workloads that have no pods yet wait for the
      * full read.
      */
@@ -160,18 +157,12 @@ final class K8sAdapter implements SchedulerAdapter {
         if (watched.isPresent()) {
             return watched;
         }
-        List<String> waiting = new ArrayList<>();
         try {
-            for (Pod pod : client.pods().inAnyNamespace().withField("spec.nodeName", "").list().getItems()) {
-                if (PodKinds.nodeName(pod) == null && !PodKinds.ended(pod)) {
-                    waiting.add(pod.getMetadata().getUid() + (PodKinds.unschedulable(pod) ? ":u" : ""));
-                }
-            }
+            return Optional.of(UnboundPodsWatch.signatureOf(UnboundPodsWatch.projection(client.pods().inAnyNamespace()
+                    .withField("spec.nodeName", "").list().getItems())));
         } catch (KubernetesClientException e) {
             throw ClusterRead.failure("list the pods no node holds", e);
         }
-        waiting.sort(null);
-        return Optional.of(Integer.toHexString(waiting.hashCode()) + "/" + waiting.size());
     }
 
     /** Whether the agent's account may patch nodes, asked of the API server without patching any. */

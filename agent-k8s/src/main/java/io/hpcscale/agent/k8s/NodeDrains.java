@@ -43,12 +43,17 @@ final class NodeDrains {
             if (marks.ourTaint(node) >= 0) {
                 return List.of();
             }
+            if (DrainMarks.cordoned(node)) {
+                // Cordoned since the read that asked for the drain, by someone else: theirs to keep, ours to leave.
+                throw new SchedulerCommandException("not draining node " + name + ": it is cordoned, and not by "
+                        + "hpcscale; it is left as it is", null);
+            }
             List<Map<String, Object>> ops = new ArrayList<>();
             Taint ours = new TaintBuilder().withKey(marks.taintKey()).withValue("drain").withEffect("NoSchedule")
                     .build();
             // The client reads a missing list or map as an empty one, and adding into a missing one is an error:
             // an empty one is written whole (under the resourceVersion precondition, nothing is lost).
-            if (node.getSpec().getTaints() == null || node.getSpec().getTaints().isEmpty()) {
+            if (node.getSpec() == null || node.getSpec().getTaints() == null || node.getSpec().getTaints().isEmpty()) {
                 ops.add(op("add", "/spec/taints", List.of(ours)));
             } else {
                 ops.add(op("add", "/spec/taints/-", ours));
@@ -56,10 +61,8 @@ final class NodeDrains {
             Map<String, String> notes = new LinkedHashMap<>();
             notes.put(DrainMarks.WHY, OfflineMarker.comment(reason, REASON_LENGTH));
             notes.put(DrainMarks.AT, clock.instant().toString());
-            if (!DrainMarks.cordoned(node)) {
-                ops.add(op("add", "/spec/unschedulable", true));
-                notes.put(DrainMarks.CORDONED, "true");
-            }
+            ops.add(op("add", "/spec/unschedulable", true));
+            notes.put(DrainMarks.CORDONED, "true");
             if (node.getMetadata().getAnnotations() == null || node.getMetadata().getAnnotations().isEmpty()) {
                 ops.add(op("add", "/metadata/annotations", notes));
             } else {
@@ -91,7 +94,7 @@ final class NodeDrains {
 
     private interface Change {
         /** The operations that make the change on the node as read; none when it is made already. */
-        List<Map<String, Object>> on(Node node);
+        List<Map<String, Object>> on(Node node) throws SchedulerCommandException;
     }
 
     private void change(String name, String what, Change change) throws SchedulerCommandException {

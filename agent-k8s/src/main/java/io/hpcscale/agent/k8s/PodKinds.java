@@ -38,6 +38,16 @@ final class PodKinds {
     }
 
     /**
+     * A pending pod that a new node of a pool would take: not a node's own (a DaemonSet's pod is pinned to one node,
+     * a static pod is the kubelet's), and not one the scheduler has already found room for by preempting others
+     * ({@code status.nominatedNodeName}).
+     */
+    static boolean demand(Pod pod) {
+        return unschedulable(pod) && !daemonOrMirror(pod) && (pod.getStatus().getNominatedNodeName() == null
+                || pod.getStatus().getNominatedNodeName().isEmpty());
+    }
+
+    /**
      * A pod the scheduler tried to place and could not, as the cluster autoscaler tells it: not bound, not being
      * deleted, and {@code PodScheduled} false for {@code Unschedulable} (a gated pod says {@code SchedulingGated}).
      */

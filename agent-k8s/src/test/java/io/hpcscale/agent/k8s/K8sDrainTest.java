@@ -103,19 +103,35 @@ class K8sDrainTest {
     }
 
     @Test
-    void anAdministratorsCordonOutlastsOurDrainAndIsNeverLifted() throws Exception {
+    void aNodeAnAdministratorCordonedIsNeitherDrainedNorUncordoned() throws Exception {
         cluster.node("vm1", "cpu", 16, "64Gi");
         cluster.admin.nodes().withName("vm1").edit(n -> {
             n.getSpec().setUnschedulable(true);
             return n;
         });
-        adapter.offline("vm1", "idle");
-        assertEquals(OfflineMark.OTHER, read("vm1").offline(), "the cordon was there first: it is theirs");
+        assertEquals(OfflineMark.OTHER, read("vm1").offline());
 
+        SchedulerCommandException refused = assertThrows(SchedulerCommandException.class,
+                () -> adapter.offline("vm1", "idle"));
+        assertTrue(refused.getMessage().contains("cordoned, and not by hpcscale"), refused.getMessage());
         adapter.bringBack("vm1");
 
-        assertTrue(get("vm1").getSpec().getUnschedulable(), "their cordon stays");
+        Node held = get("vm1");
+        assertTrue(held.getSpec().getUnschedulable(), "their cordon stays");
+        assertTrue(held.getSpec().getTaints().isEmpty(), "no taint of ours: " + held.getSpec().getTaints());
         assertEquals(OfflineMark.OTHER, read("vm1").offline());
+    }
+
+    @Test
+    void aDrainedNodeWhoseDrainTimeCannotBeReadIsBusyRatherThanFree() throws Exception {
+        cluster.node("vm1", "cpu", 16, "64Gi");
+        adapter.offline("vm1", "idle");
+        cluster.admin.nodes().withName("vm1").edit(n -> {
+            n.getMetadata().getAnnotations().put(DrainMarks.AT, "yesterday");
+            return n;
+        });
+        CLOCK.advance(Duration.ofHours(1));
+        assertEquals(NodeJobStatus.Busy, read("vm1").jobStatus(), "when it was drained is not known");
     }
 
     @Test

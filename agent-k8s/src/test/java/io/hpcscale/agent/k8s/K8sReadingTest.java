@@ -104,6 +104,30 @@ class K8sReadingTest {
     }
 
     @Test
+    void aPendingPodNoNewNodeWouldTakeIsNoDemand() throws Exception {
+        cluster.unschedulable(cluster.pod("kube-system", "agent-ds", "100m", "64Mi").editMetadata()
+                .withOwnerReferences(new OwnerReferenceBuilder().withApiVersion("apps/v1").withKind("DaemonSet")
+                        .withName("agent").withUid("u2").withController(true).build()).endMetadata());
+        cluster.unschedulable(cluster.pod("batch", "on-vm7", "1", "1Gi").editSpec()
+                .withNodeSelector(Map.of("kubernetes.io/hostname", "vm7")).endSpec());
+        cluster.admin.resource(cluster.pod("batch", "preempting", "1", "1Gi").withNewStatus().withPhase("Pending")
+                .withNominatedNodeName("vm2").addNewCondition().withType("PodScheduled").withStatus("False")
+                .withReason("Unschedulable").endCondition().endStatus().build()).create();
+        cluster.unschedulable(cluster.pod("batch", "not-cpu", "1", "1Gi").editSpec().withNewAffinity()
+                .withNewNodeAffinity().withNewRequiredDuringSchedulingIgnoredDuringExecution().addNewNodeSelectorTerm()
+                .addNewMatchExpression().withKey(MockCluster.POOL_LABEL).withOperator("NotIn").withValues("cpu")
+                .endMatchExpression().endNodeSelectorTerm().endRequiredDuringSchedulingIgnoredDuringExecution()
+                .endNodeAffinity().endAffinity().endSpec());
+
+        SchedulerSnapshot snapshot = adapter.read();
+
+        assertTrue(snapshot.jobs().stream().noneMatch(j -> j.id().equals("kube-system/agent-ds")
+                || j.id().equals("batch/preempting")), "a DaemonSet's pod, a pod preemption placed: " + snapshot.jobs());
+        assertEquals(List.of(), job(snapshot, "batch/on-vm7").queues(), "pinned to one node by name");
+        assertEquals(List.of(), job(snapshot, "batch/not-cpu").queues(), "it refuses the default pool's nodes");
+    }
+
+    @Test
     void aPodThatDoesNotTolerateItsPoolsTaintIsNoDemandOfIt() throws Exception {
         cluster.unschedulable(cluster.pod("batch", "gpu-intolerant", "4", "2Gi").editSpec()
                 .withNodeSelector(Map.of(MockCluster.POOL_LABEL, "gpu")).endSpec());
