@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
 import io.hpcscale.common.config.ConfigException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 
 /** Opens the client of the cluster the settings name: a kubeconfig file, or the pod's own service account. */
 final class K8sClients {
@@ -21,7 +22,19 @@ final class K8sClients {
     private K8sClients() {
     }
 
+    /** The cluster the settings name, for this process's environment and home directory. */
     static KubernetesClient open(K8sSettings settings) {
+        return open(settings, System.getenv(), Path.of(System.getProperty("user.home")));
+    }
+
+    static KubernetesClient open(K8sSettings settings, Map<String, String> environment, Path home) {
+        if (settings.kubeconfig().isEmpty() && !environment.containsKey("KUBERNETES_SERVICE_HOST")
+                && !environment.containsKey("KUBECONFIG") && !Files.isReadable(home.resolve(".kube/config"))) {
+            // fabric8 would then try https://kubernetes.default.svc, which only a pod can reach.
+            throw new ConfigException("agent.k8s.kubeconfig is not set, and this is neither a pod (no "
+                    + "KUBERNETES_SERVICE_HOST) nor a user with a kubeconfig (no KUBECONFIG, no " + home
+                    + "/.kube/config): set agent.k8s.kubeconfig to the cluster's kubeconfig file");
+        }
         Config base;
         try {
             if (settings.kubeconfig().isPresent()) {

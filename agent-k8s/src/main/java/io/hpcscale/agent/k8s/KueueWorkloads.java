@@ -16,8 +16,9 @@ import java.util.Optional;
  * Kueue's workloads that are not admitted yet. Kueue admits a workload when its ClusterQueue has quota left for
  * it, without looking at nodes; so one that waits for quota is not node demand (the virtual cluster is full: more
  * nodes would not run it), and is written as {@code Waiting}. One that holds its quota and waits for its admission
- * checks (a provisioning request asks for nodes), or that topology-aware scheduling found no room for, is demand.
- * An admitted workload is no job: its pods exist, and those the scheduler cannot place are pending pods.
+ * checks (a provisioning request asks for nodes), or that topology-aware scheduling found no room for, is demand
+ * (told by the message of Kueue 0.9 to 0.14; its reason is Pending either way). A deactivated one waits too. An
+ * admitted workload is no job: its pods exist, and those the scheduler cannot place are pending pods.
  */
 final class KueueWorkloads {
     /** What Kueue says of a workload topology-aware scheduling cannot fit: it waits for nodes, not for quota. */
@@ -80,8 +81,8 @@ final class KueueWorkloads {
     }
 
     private static JobState state(GenericKubernetesResource workload) {
-        if (Boolean.FALSE.equals(workload.get("spec", "active"))) {
-            return JobState.Hold;
+        if (deactivated(workload)) {
+            return JobState.Waiting;
         }
         if (condition(workload, "QuotaReserved").filter("True"::equals).isPresent()) {
             return JobState.Queued;
@@ -90,8 +91,15 @@ final class KueueWorkloads {
         return NO_ROOM_ON_NODES.stream().anyMatch(message::contains) ? JobState.Queued : JobState.Waiting;
     }
 
+    private static boolean deactivated(GenericKubernetesResource workload) {
+        return Boolean.FALSE.equals(workload.get("spec", "active"));
+    }
+
     /** What Kueue says keeps it from its quota, and in which ClusterQueue. */
     private static String waitingFor(GenericKubernetesResource workload, String clusterQueue) {
+        if (deactivated(workload)) {
+            return "deactivated in Kueue (spec.active = false)";
+        }
         String message = conditionMessage(workload, "QuotaReserved");
         return "Kueue has not reserved quota for it" + (clusterQueue == null ? "" : " in ClusterQueue " + clusterQueue)
                 + (message.isEmpty() ? "" : ": " + message);

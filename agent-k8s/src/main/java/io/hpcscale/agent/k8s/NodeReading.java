@@ -8,7 +8,6 @@ import io.hpcscale.common.agent.SchedulerNode;
 import io.hpcscale.common.model.NodeJobStatus;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

@@ -15,8 +15,10 @@ import java.util.Set;
 
 /**
  * Volcano's gangs (PodGroups) that wait for room, each one job whose pods start together or not at all: the pods
- * of it not yet placed, or, for a gang whose pods are not made yet, {@code minMember} pods sharing
- * {@code minResources} (which is the whole gang's). A gang's pods are then no jobs of their own.
+ * of it not yet placed (and those of {@code minMember} not made yet), or, for a gang whose pods are not made yet,
+ * {@code minMember} pods sharing {@code minResources} (which is the whole gang's: a gang of unlike pods is seen as
+ * alike ones until its pods exist). A gang's pods are then no jobs of their own. A gang whose Volcano queue has no
+ * room left is counted all the same: Volcano's queue capacity is not read.
  */
 final class VolcanoGangs {
     /** Where Volcano names a pod's gang, in the pod's namespace. */
@@ -62,7 +64,13 @@ final class VolcanoGangs {
             if (unplaced.isEmpty()) {
                 return null;
             }
-            chunks = chunksOf(unplaced);
+            chunks = new ArrayList<>(chunksOf(unplaced));
+            // Volcano may still be making the gang's pods: those not made yet are waited for too, shaped as the
+            // first one made.
+            int missing = minMemberOrNone(group) - members.size();
+            if (missing > 0) {
+                chunks.add(PodRequests.of(unplaced.get(0).getSpec(), settings.gpuResources()).chunk(missing));
+            }
             queues = poolsOf(group, pools.of(unplaced.get(0).getSpec()));
         } else {
             int minMember = minMember(group);
@@ -95,6 +103,11 @@ final class VolcanoGangs {
         List<Chunk> chunks = new ArrayList<>();
         byShape.forEach((requests, count) -> chunks.add(requests.chunk(count)));
         return chunks;
+    }
+
+    /** {@code spec.minMember}, or 0 where it is not a count. */
+    private static int minMemberOrNone(GenericKubernetesResource group) {
+        return group.get("spec", "minMember") instanceof Number number ? number.intValue() : 0;
     }
 
     private static int minMember(GenericKubernetesResource group) {

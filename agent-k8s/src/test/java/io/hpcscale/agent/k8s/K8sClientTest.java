@@ -39,6 +39,13 @@ class K8sClientTest {
     }
 
     @Test
+    void withoutAKubeconfigOutsideAPodTheSettingToGiveIsNamed() {
+        K8sSettings settings = K8sTestSettings.of(Map.of());
+        ConfigException e = assertThrows(ConfigException.class, () -> K8sClients.open(settings, Map.of(), dir));
+        assertTrue(e.getMessage().startsWith("agent.k8s.kubeconfig is not set"), e.getMessage());
+    }
+
+    @Test
     void anApiServerThatDoesNotAnswerFailsTheReadSayingWhatCouldNotBeRead() throws Exception {
         int closedPort;
         try (ServerSocket socket = new ServerSocket(0)) {

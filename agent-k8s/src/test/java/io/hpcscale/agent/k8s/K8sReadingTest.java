@@ -61,6 +61,8 @@ class K8sReadingTest {
         cluster.running(cluster.pod("kube-system", "static-vm1", "100m", "100Mi").editMetadata()
                 .withAnnotations(Map.of(PodKinds.MIRROR, "abc")).endMetadata(), "vm1");
         cluster.running(cluster.pod("batch", "solver", "4", "8Gi"), "vm2");
+        cluster.admin.resource(cluster.pod("batch", "starting", "1", "1Gi").editSpec().withNodeName("stray").endSpec()
+                .withNewStatus().withPhase("Pending").endStatus().build()).create();
 
         SchedulerSnapshot snapshot = adapter.read();
 
@@ -74,6 +76,7 @@ class K8sReadingTest {
         assertEquals(NodeJobStatus.Busy, vm2.jobStatus());
         assertEquals(List.of("batch/solver"), vm2.jobIds());
         assertEquals(List.of(), node(snapshot, "stray").queues(), "no pool label: the agent maps it to no pool");
+        assertEquals(NodeJobStatus.Busy, node(snapshot, "stray").jobStatus(), "a pod bound and still starting");
     }
 
     @Test
@@ -139,7 +142,7 @@ class K8sReadingTest {
     void aVolcanoGangIsOneJobOfAllItsPodsAndItsPodsAreNoJobsOfTheirOwn() throws Exception {
         cluster.create(ClusterRead.POD_GROUPS, "hpc", "mpi", MockCluster.map("minMember", 8, "queue", "default",
                 "minResources", MockCluster.map("cpu", "96", "memory", "256Gi")), MockCluster.map("phase", "Pending"));
-        cluster.create(ClusterRead.POD_GROUPS, "hpc", "started", MockCluster.map("minMember", 2, "queue", "default"),
+        cluster.create(ClusterRead.POD_GROUPS, "hpc", "started", MockCluster.map("minMember", 3, "queue", "default"),
                 MockCluster.map("phase", "Inqueue"));
         for (int i = 0; i < 2; i++) {
             cluster.unschedulable(cluster.pod("hpc", "started-" + i, "12", "32Gi").editMetadata()
@@ -151,7 +154,8 @@ class K8sReadingTest {
         SchedulerJob mpi = job(snapshot, "podgroup:hpc/mpi");
         assertEquals(List.of(new Chunk(8, 12, 32768, 0)), mpi.chunks(), "minResources shared by minMember pods");
         assertEquals(List.of("cpu"), mpi.queues(), "no pods yet to choose a pool: the default pool");
-        assertEquals(List.of(new Chunk(2, 12, 32768, 0)), job(snapshot, "podgroup:hpc/started").chunks());
+        assertEquals(List.of(new Chunk(2, 12, 32768, 0), new Chunk(1, 12, 32768, 0)),
+                job(snapshot, "podgroup:hpc/started").chunks(), "two pods made, a third still to come");
         assertEquals(2, snapshot.jobs().size(), "the gang's pods are not counted again: " + snapshot.jobs());
     }
 
