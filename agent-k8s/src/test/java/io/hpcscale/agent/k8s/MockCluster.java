@@ -125,6 +125,23 @@ public final class MockCluster implements AutoCloseable {
                         .withMessage("too old resource version").build(), "ERROR")).done().once();
     }
 
+    /** The next PATCH of {@code path} is refused with this status, as the API server refuses one. */
+    public void refusePatchOnce(String path, int code, String reason) {
+        server.expect().patch().withPath(path).andReturn(code, new StatusBuilder().withCode(code).withReason(reason)
+                .withMessage(reason).build()).once();
+    }
+
+    /** The next GET of {@code path} (path and query, as sent) is refused with this status. */
+    public void refuseGetOnce(String path, int code, String reason) {
+        server.expect().get().withPath(path).andReturn(code, new StatusBuilder().withCode(code).withReason(reason)
+                .withMessage(reason).build()).once();
+    }
+
+    /** The next GET of {@code path} answers with this body. */
+    public void answerOnce(String path, Object body) {
+        server.expect().get().withPath(path).andReturn(200, body).once();
+    }
+
     public int requests() {
         return server.getRequestCount();
     }
