@@ -4,9 +4,9 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
 import io.hpcscale.common.config.ConfigException;
+import io.hpcscale.common.secrets.Redactor;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -47,9 +47,10 @@ final class K8sClients {
             } else {
                 base = Config.autoConfigure(settings.context().orElse(null));
             }
-        } catch (KubernetesClientException e) {
+        } catch (RuntimeException e) {
+            // A YAML parser quotes the line it stumbled on, which may be the token's: redacted before it is shown.
             throw new ConfigException("the cluster named by agent.k8s.kubeconfig / agent.k8s.context cannot be used: "
-                    + e.getMessage());
+                    + Redactor.text(String.valueOf(e.getMessage())));
         }
         int timeout = (int) settings.requestTimeout().toMillis();
         Config config = new ConfigBuilder(base)

@@ -1,6 +1,7 @@
 package io.hpcscale.agent.k8s;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -8,6 +9,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.hpcscale.common.agent.SchedulerReadException;
 import io.hpcscale.common.config.ConfigException;
 import java.net.ServerSocket;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Map;
@@ -36,6 +38,17 @@ class K8sClientTest {
         K8sSettings settings = K8sTestSettings.of(Map.of("agent.k8s.kubeconfig", dir.resolve("none").toString()));
         ConfigException e = assertThrows(ConfigException.class, () -> K8sClients.open(settings));
         assertTrue(e.getMessage().contains("agent.k8s.kubeconfig"), e.getMessage());
+    }
+
+    @Test
+    void aKubeconfigThatIsNotOneIsRefusedNamingTheKeyAndNeverItsToken() throws Exception {
+        String token = "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJzeXN0ZW06c2VydmljZWFjY291bnQ6aHBjc2NhbGUifQ.c2lnbmF0dXJl";
+        Path broken = dir.resolve("broken");
+        Files.writeString(broken, "users:\n- name: agent\n  user:\n    token: " + token + "\n   : [unclosed\n");
+        K8sSettings settings = K8sTestSettings.of(Map.of("agent.k8s.kubeconfig", broken.toString()));
+        ConfigException e = assertThrows(ConfigException.class, () -> K8sClients.open(settings));
+        assertTrue(e.getMessage().contains("agent.k8s.kubeconfig"), e.getMessage());
+        assertFalse(e.getMessage().contains(token), e.getMessage());
     }
 
     @Test
