@@ -354,6 +354,36 @@ public final class AzureScaleSetProvider implements CloudProvider {
         return m != null && m.spot();
     }
 
+    /**
+     * The scale set's size, region and priority as last read, with the size's family, cores and InfiniBand once its
+     * SKUs are read; the scale set is one placement group when its {@code singlePlacementGroup} is true.
+     */
+    @Override
+    public Map<String, Object> nodeFacts() {
+        ScaleSetModel m = model;
+        if (m == null) {
+            return Map.of();
+        }
+        Map<String, Object> facts = new HashMap<>();
+        facts.put("spot", m.spot());
+        if (m.vmSize() != null) {
+            facts.put("vm_size", m.vmSize());
+        }
+        if (m.location() != null) {
+            facts.put("location", m.location());
+        }
+        facts.put("placement_group", Boolean.TRUE.equals(m.singlePlacementGroup()) ? pool.scaleSet() : null);
+        VmSizeCatalog.Size size = sizes.known(pool.subscriptionId(), m.location(), m.vmSize());
+        if (size != null) {
+            if (size.family() != null) {
+                facts.put("vm_family", size.family());
+            }
+            facts.put("pcpu_count", (long) size.cores());
+            facts.put("infiniband", size.rdma());
+        }
+        return facts;
+    }
+
     private AzureVm vmOf(Instance instance) {
         AzureVm known = listing.vm(instance.id());
         if (known != null) {

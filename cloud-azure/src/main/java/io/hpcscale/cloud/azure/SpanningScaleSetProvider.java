@@ -238,6 +238,14 @@ public final class SpanningScaleSetProvider implements CloudProvider {
         return template.spot();
     }
 
+    /** As the pool's own scale set says, but in no one placement group: the pool spans several scale sets. */
+    @Override
+    public Map<String, Object> nodeFacts() {
+        Map<String, Object> facts = new HashMap<>(template.nodeFacts());
+        facts.put("placement_group", null);
+        return facts;
+    }
+
     /** The template and any {@code <template>-n}: known before the first listing, as messages may come first. */
     @Override
     public boolean manages(String resourceGroup, String scaleSet) {

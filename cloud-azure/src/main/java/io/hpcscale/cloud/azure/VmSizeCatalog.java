@@ -28,8 +28,12 @@ final class VmSizeCatalog {
      * @param restricted why the subscription may not use the size anywhere in the region (the SKU's location
      *                   restriction, e.g. {@code NotAvailableForSubscription}), or null: asking for it again is
      *                   pointless until the subscription's access changes
+     * @param family     the quota family ({@code standardHBrsv3Family}), or null
+     * @param cores      physical cores: vCPUs over the SKU's {@code vCPUsPerCore}, or the vCPUs when it says none
+     * @param rdma       the size has InfiniBand (the SKU's {@code RdmaEnabled})
      */
-    record Size(String name, int vCpus, int quotaVcpus, double memoryGb, int gpus, String restricted) {
+    record Size(String name, int vCpus, int quotaVcpus, double memoryGb, int gpus, String restricted, String family,
+            int cores, boolean rdma) {
         VmShape shape() {
             long mib = (long) Math.floor(memoryGb * 1024 * (1 - OS_MEMORY_SHARE));
             return new VmShape(vCpus, mib, gpus);
@@ -81,9 +85,11 @@ final class VmSizeCatalog {
             int vCpus = (int) number(capabilities.get("vCPUsAvailable"), quotaVcpus);
             double memory = number(capabilities.get("MemoryGB"), 0);
             int gpus = (int) number(capabilities.get("GPUs"), 0);
+            int perCore = (int) number(capabilities.get("vCPUsPerCore"), 1);
             if (vCpus > 0) {
                 sizes.put(sku.name().toLowerCase(Locale.ROOT), new Size(sku.name(), vCpus, quotaVcpus, memory, gpus,
-                        locationRestriction(sku, location)));
+                        locationRestriction(sku, location), sku.family(), vCpus / Math.max(1, perCore),
+                        "True".equalsIgnoreCase(capabilities.get("RdmaEnabled"))));
             }
         }
         return Map.copyOf(sizes);

@@ -57,6 +57,7 @@ public final class Agent {
     private final String version;
     private final String agentId;
     private final DocumentMapper mapper;
+    private final JobAdmission admission;
     private final Reconciler reconciler = new Reconciler();
     private final DrainResponder drainResponder;
     private final OfflineOwnership ownership = new OfflineOwnership();
@@ -71,7 +72,14 @@ public final class Agent {
     private Instant drainsReadAt;
 
     public Agent(SchedulerAdapter adapter, DocumentStore store, PoolMap pools, String host, String version) {
+        this(adapter, store, pools, host, version, JobAdmission.none());
+    }
+
+    /** @param admission which queued jobs wait for a queue limit or a licence rather than for nodes */
+    public Agent(SchedulerAdapter adapter, DocumentStore store, PoolMap pools, String host, String version,
+            JobAdmission admission) {
         this.adapter = adapter;
+        this.admission = admission;
         this.store = store;
         this.pools = pools;
         this.host = host;
@@ -168,6 +176,9 @@ public final class Agent {
             }
             jobsRead = snapshot.jobs().size();
             nodesRead = snapshot.nodes().size();
+            JobAdmission.Admitted admitted = admission.admit(snapshot);
+            admitted.problems().forEach(problem -> log.warn("{}", problem));
+            snapshot = admitted.snapshot();
             DesiredDocuments desired = mapper.map(snapshot, drains, previous, now);
             ChangeSet changes = reconciler.diff(desired, written, snapshot.unreadableJobIds(),
                     snapshot.unreadableNodes());

@@ -85,7 +85,7 @@ final class OfflineOwnership {
         }
         reported.endRound();
         return new Resolved(new SchedulerSnapshot(snapshot.jobs(), nodes, snapshot.unreadableJobIds(),
-                snapshot.unreadableNodes()), restored);
+                snapshot.unreadableNodes(), snapshot.queueLimits()), restored);
     }
 
     /** The marks as read; an administrator's mark erased since stays pinned, and an unreadable node keeps its own. */

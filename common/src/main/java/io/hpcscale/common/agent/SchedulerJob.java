@@ -17,6 +17,7 @@ import java.util.Objects;
  *               and these nodes are occupied all the same; empty for a job that holds no node
  * @param waitingFor why a job that is not queued for nodes waits, as the scheduler says (a Kueue workload whose
  *                   ClusterQueue has no quota left), or null
+ * @param asks   what it asks for beyond its chunks: constraints on its nodes, licences, its owner
  */
 public record SchedulerJob(
         String id,
@@ -28,7 +29,8 @@ public record SchedulerJob(
         boolean exclusive,
         Instant submittedAt,
         List<String> hosts,
-        String waitingFor) {
+        String waitingFor,
+        JobAsks asks) {
 
     public SchedulerJob {
         Objects.requireNonNull(id, "id");
@@ -37,16 +39,37 @@ public record SchedulerJob(
         queues = List.copyOf(queues);
         chunks = List.copyOf(chunks);
         hosts = List.copyOf(hosts);
+        asks = asks == null ? JobAsks.NONE : asks;
+    }
+
+    public SchedulerJob(String id, List<String> queues, JobState state, List<Chunk> chunks, int nodes,
+            Placement placement, boolean exclusive, Instant submittedAt, List<String> hosts, String waitingFor) {
+        this(id, queues, state, chunks, nodes, placement, exclusive, submittedAt, hosts, waitingFor, JobAsks.NONE);
+    }
+
+    /** This job, waiting for the reason given rather than queued for nodes: more nodes would not start it. */
+    public SchedulerJob waiting(String reason) {
+        return new SchedulerJob(id, queues, JobState.Waiting, chunks, nodes, placement, exclusive, submittedAt, hosts,
+                reason, asks);
+    }
+
+    /** CPUs over all its chunks. */
+    public long totalCpus() {
+        long total = 0;
+        for (Chunk chunk : chunks) {
+            total += (long) chunk.count() * chunk.cpus();
+        }
+        return total;
     }
 
     public SchedulerJob(String id, List<String> queues, JobState state, List<Chunk> chunks, int nodes,
             Placement placement, boolean exclusive, Instant submittedAt, List<String> hosts) {
-        this(id, queues, state, chunks, nodes, placement, exclusive, submittedAt, hosts, null);
+        this(id, queues, state, chunks, nodes, placement, exclusive, submittedAt, hosts, null, JobAsks.NONE);
     }
 
     /** A job that holds no node yet. */
     public SchedulerJob(String id, List<String> queues, JobState state, List<Chunk> chunks, int nodes,
             Placement placement, boolean exclusive, Instant submittedAt) {
-        this(id, queues, state, chunks, nodes, placement, exclusive, submittedAt, List.of(), null);
+        this(id, queues, state, chunks, nodes, placement, exclusive, submittedAt, List.of(), null, JobAsks.NONE);
     }
 }

@@ -171,6 +171,25 @@ public final class DocumentCodec {
         FieldWriter.putInstant(json, Fields.SUBMITTED_AT, job.submittedAt());
         json.put(Fields.AGENT, job.agent());
         json.put(Fields.WAITING_FOR, job.waitingFor());
+        if (job.constraints() != null) {
+            json.set(Fields.CONSTRAINTS, constraintsJson(job.constraints()));
+        }
+    }
+
+    /** The job's constraints as JSON in the document, so a reader of the store sees them as the agent wrote them. */
+    private static JsonNode constraintsJson(String text) {
+        try {
+            return MAPPER.readTree(text);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            return com.fasterxml.jackson.databind.node.TextNode.valueOf(text);
+        }
+    }
+
+    private static String constraintsText(JsonNode node) {
+        if (node == null || node.isNull() || node.isMissingNode()) {
+            return null;
+        }
+        return node.isTextual() ? node.asText() : node.toString();
     }
 
     private static JobDocument decodeJob(FieldReader fields) {
@@ -199,7 +218,8 @@ public final class DocumentCodec {
                 fields.bool(Fields.EXCLUSIVE),
                 fields.instant(Fields.SUBMITTED_AT),
                 fields.optionalText(Fields.AGENT),
-                fields.optionalText(Fields.WAITING_FOR));
+                fields.optionalText(Fields.WAITING_FOR),
+                constraintsText(fields.node(Fields.CONSTRAINTS)));
     }
 
     private static void encodeVm(VmDocument vm, ObjectNode json) {

@@ -21,6 +21,7 @@ final class Fields {
     static final String SUBMITTED_AT = "SubmittedAt";
     static final String AGENT = "Agent";
     static final String WAITING_FOR = "WaitingFor";
+    static final String CONSTRAINTS = "Constraints";
 
     static final String NAME = "Name";
     static final String JOB_STATUS = "JobStatus";

@@ -1,13 +1,17 @@
 package io.hpcscale.common.config;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * One setting of the properties file. Pool settings have the pattern {@code pool.<name>.<property>}; their default
- * may mention {@code <name>}, which stands for the pool's name.
+ * may mention {@code <name>}, which stands for the pool's name. A key may end in a part the administrator names, written
+ * in angle brackets ({@code pool.<name>.resource.<resource>}, {@code shared.<resource>.total}): any letters, digits,
+ * {@code _} and {@code -} stand there.
  *
  * @param defaultValue    the value used when the key is absent, or null when there is none
  * @param defaultMeaning  how the default reads in documentation when it is computed (e.g. "this host's name")
@@ -27,7 +31,9 @@ public record ConfigKey(
     public static final String POOL_PREFIX = "pool.";
     private static final String NAME_PLACEHOLDER = "<name>";
     public static final Pattern POOL_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]*");
-    private static final Pattern POOL_KEY = Pattern.compile("pool\\.([^.]+)\\.([A-Za-z0-9]+(?:\\.[A-Za-z0-9]+)?)");
+    private static final Pattern POOL_KEY = Pattern.compile("pool\\.([^.]+)\\.([A-Za-z0-9]+(?:\\.[A-Za-z0-9_-]+)?)");
+    private static final Pattern NAMED_PART = Pattern.compile("<[a-z]+>");
+    private static final Map<String, Pattern> NAMED_PATTERNS = new ConcurrentHashMap<>();
 
     public ConfigKey {
         choices = List.copyOf(choices);
@@ -45,10 +51,28 @@ public record ConfigKey(
 
     public boolean matches(String key) {
         if (!isPoolKey()) {
-            return pattern.equals(key);
+            return same(pattern, key);
         }
         Matcher m = POOL_KEY.matcher(key);
-        return m.matches() && m.group(2).equals(poolProperty());
+        return m.matches() && same(poolProperty(), m.group(2));
+    }
+
+    private static boolean same(String template, String text) {
+        if (!NAMED_PART.matcher(template).find()) {
+            return template.equals(text);
+        }
+        return NAMED_PATTERNS.computeIfAbsent(template, ConfigKey::namedPattern).matcher(text).matches();
+    }
+
+    private static Pattern namedPattern(String template) {
+        StringBuilder regex = new StringBuilder();
+        Matcher part = NAMED_PART.matcher(template);
+        int from = 0;
+        while (part.find()) {
+            regex.append(Pattern.quote(template.substring(from, part.start()))).append("[A-Za-z0-9_-]+");
+            from = part.end();
+        }
+        return Pattern.compile(regex.append(Pattern.quote(template.substring(from))).toString());
     }
 
     /** The key for one pool: {@code pool.gpu.max}. */

@@ -11,6 +11,9 @@ import java.util.Objects;
  * @param submittedAt when the job entered its queue, or null when the scheduler does not say
  * @param agent       id of the agent that writes this document
  * @param waitingFor  why a job that is not queued for nodes waits, as the scheduler says, or null
+ * @param constraints what the job asks of its nodes beyond its chunks, in the constraint language (a JSON array of
+ *                    constraint objects, as the agent wrote it: PBS custom resources in select, Slurm features), or
+ *                    null when it asks nothing more
  */
 public record JobDocument(
         String id,
@@ -24,7 +27,8 @@ public record JobDocument(
         boolean exclusive,
         Instant submittedAt,
         String agent,
-        String waitingFor) implements ClusterLoadDocument {
+        String waitingFor,
+        String constraints) implements ClusterLoadDocument {
 
     public JobDocument {
         Objects.requireNonNull(id, "id");
@@ -38,7 +42,14 @@ public record JobDocument(
     public JobDocument(String id, String poolName, String schedulerId, String queueName, JobState status, int nodes,
             List<Chunk> chunks, Placement placement, boolean exclusive, Instant submittedAt, String agent) {
         this(id, poolName, schedulerId, queueName, status, nodes, chunks, placement, exclusive, submittedAt, agent,
-                null);
+                null, null);
+    }
+
+    public JobDocument(String id, String poolName, String schedulerId, String queueName, JobState status, int nodes,
+            List<Chunk> chunks, Placement placement, boolean exclusive, Instant submittedAt, String agent,
+            String waitingFor) {
+        this(id, poolName, schedulerId, queueName, status, nodes, chunks, placement, exclusive, submittedAt, agent,
+                waitingFor, null);
     }
 
     @Override

@@ -20,7 +20,8 @@ class DocumentCodecFuzzTest extends DocumentFuzzing {
 
     @Override
     protected List<ClusterLoadDocument> documentsOfEveryType() {
-        return List.of(DocumentCodecTest.job(), DocumentCodecTest.waitingJob(), DocumentCodecTest.vm(),
+        return List.of(DocumentCodecTest.job(), DocumentCodecTest.waitingJob(),
+                DocumentCodecTest.constrainedJob(), DocumentCodecTest.vm(),
                 DrainDocument.request("pinta00", "node1", "idle 5m", T),
                 new AgentDocument("agent-head-pbs", "pbs", "head", "0.1.0", T, 230, List.of("pinta00"), null, T),
                 PowerDocument.request("pinta00", "node1", PowerDocument.Action.resume, T),

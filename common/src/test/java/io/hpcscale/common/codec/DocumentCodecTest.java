@@ -34,6 +34,12 @@ class DocumentCodecTest {
                 "Kueue has not reserved quota for it in ClusterQueue team-gpu");
     }
 
+    static JobDocument constrainedJob() {
+        return new JobDocument("4720.pbsserver", "hb", "4720.pbsserver", "hbq", JobState.Queued, 8,
+                List.of(new Chunk(8, 120, 400000, 0)), Placement.scatter, true, T, "agent-head-pbs", null,
+                "[{\"infiniband\":true,\"scratch\":\"size::100g\"}]");
+    }
+
     static VmDocument vm() {
         return new VmDocument("node1", "pinta00", "node1", NodeJobStatus.Busy, "job-busy", false, false, false, false, 16,
                 16, 64000, 8192, 0, 0, List.of("4719.pbsserver"), T, T, null, "agent-head-pbs");
@@ -41,7 +47,7 @@ class DocumentCodecTest {
 
     @Test
     void roundTripsEveryDocumentTheAgentsAndTheScalerExchange() {
-        List<ClusterLoadDocument> documents = List.of(job(), waitingJob(), vm(),
+        List<ClusterLoadDocument> documents = List.of(job(), waitingJob(), constrainedJob(), vm(),
                 DrainDocument.request("pinta00", "node1", "idle 5m", T),
                 new AgentDocument("agent-head-pbs", "pbs", "head", "0.1.0", T, 230, List.of("pinta00"), null, T));
         for (ClusterLoadDocument document : documents) {
@@ -50,6 +56,14 @@ class DocumentCodecTest {
             assertEquals(document.type().wireName(), json.get("Type").asText());
             assertEquals(document, codec.decode(codec.parse(json.toString())));
         }
+    }
+
+    @Test
+    void aJobsConstraintsAreJsonInTheDocumentAsTheAgentWroteThem() {
+        ObjectNode json = codec.encode(constrainedJob());
+        assertTrue(json.get("Constraints").isArray(), json.toString());
+        assertEquals(true, json.get("Constraints").get(0).get("infiniband").asBoolean());
+        assertEquals(null, codec.encode(job()).get("Constraints"), "a job asking nothing more has no field");
     }
 
     @Test

@@ -40,6 +40,19 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void keysEndingInAPartTheAdministratorNamesAcceptAnyNameThereAndCheckTheirValue() throws IOException {
+        Settings settings = loader.load(file("shared.matlab_r2026.total = 3", "pool.hb.resource.ib-fdr = true",
+                "pool.hb.node.vm_size = Standard_HB120rs_v3", "pool.hb.provider = simulated"), Map.of(),
+                EveryModule.TEST_PROGRAM);
+        assertEquals(3, settings.integer("shared.matlab_r2026.total"));
+        assertEquals("true", settings.string("pool.hb.resource.ib-fdr"));
+        ConfigException e = problems(file("shared.matlab.total = three", "shared.matlab.totl = 3"), Map.of());
+        assertEquals(2, e.problems().size(), e.getMessage());
+        assertTrue(e.problems().get(0).startsWith("shared.matlab.total=three"), e.getMessage());
+        assertTrue(e.problems().get(1).startsWith("unknown setting shared.matlab.totl"), e.getMessage());
+    }
+
+    @Test
     void namesAnUnknownKeyAndSuggestsTheNearestOne() throws IOException {
         ConfigException e = problems(file("agent.intervall=90s", "pool.gpu.quue=gpuq"), Map.of());
         assertEquals(2, e.problems().size());

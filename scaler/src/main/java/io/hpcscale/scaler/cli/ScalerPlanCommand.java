@@ -1,15 +1,19 @@
 package io.hpcscale.scaler.cli;
 
 import io.hpcscale.common.cli.RootCommand;
+import io.hpcscale.common.model.DocumentType;
+import io.hpcscale.common.model.JobDocument;
 import io.hpcscale.scaler.plan.EventKind;
 import io.hpcscale.scaler.plan.Plan;
 import io.hpcscale.scaler.run.CycleOutcome;
 import io.hpcscale.scaler.run.PoolOutcome;
 import java.io.PrintWriter;
 import java.time.Clock;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
@@ -23,16 +27,23 @@ final class ScalerPlanCommand implements Callable<Integer> {
     @ParentCommand
     private RootCommand root;
 
+    @Option(names = "--explain", paramLabel = "JOB", description = "Print, for each pool of the job's queue in the "
+            + "order the job tries them, whether the job matches its constraints and fits its shape, and why not.")
+    private String explain;
+
     @Spec
     private CommandSpec spec;
 
     @Override
     public Integer call() throws InterruptedException {
         CycleOutcome outcome;
+        PrintWriter out = spec.commandLine().getOut();
         try (ScalerRuntime runtime = ScalerRuntime.forReading(root.loadSettings(), Clock.systemUTC())) {
             outcome = runtime.oneCycle(true);
+            if (explain != null) {
+                return explain(runtime, out);
+            }
         }
-        PrintWriter out = spec.commandLine().getOut();
         if (outcome.error() != null) {
             out.println("cannot plan: " + outcome.error());
             out.flush();
@@ -47,6 +58,22 @@ final class ScalerPlanCommand implements Callable<Integer> {
         }
         out.flush();
         return outcome.failed() ? 1 : 0;
+    }
+
+    /** Exits 1 when no job of that id is in the store. */
+    private int explain(ScalerRuntime runtime, PrintWriter out) {
+        List<JobDocument> jobs = runtime.documents().all(DocumentType.JOBS, JobDocument.class).stream()
+                .filter(j -> j.schedulerId().equals(explain) || j.id().equals(explain)).toList();
+        if (jobs.isEmpty()) {
+            out.printf("no job %s in the store: the agents write queued and running jobs; check the id with "
+                    + "hpcscale-scaler status or hpcscale-agent-<scheduler> documents%n", explain);
+            out.flush();
+            return 1;
+        }
+        JobExplanation explanation = new JobExplanation(runtime.scaler().planner().matching());
+        jobs.forEach(job -> explanation.print(job, runtime.scaler().groupOf(job.poolName()), out));
+        out.flush();
+        return 0;
     }
 
     private static void print(Plan plan, PrintWriter out) {

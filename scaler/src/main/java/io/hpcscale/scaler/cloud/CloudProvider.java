@@ -36,6 +36,15 @@ public interface CloudProvider {
     }
 
     /**
+     * What the cloud says of the pool's instances, as node properties for constraints ({@code vm_size},
+     * {@code vm_family}, {@code location}, {@code spot}, {@code pcpu_count}, {@code infiniband},
+     * {@code placement_group}); only what it already knows, never a call. Empty when it cannot say.
+     */
+    default Map<String, Object> nodeFacts() {
+        return Map.of();
+    }
+
+    /**
      * Whether the cloud may take instances back at any time (Spot): an instance found stopped that hpcscale did not
      * stop is then an eviction. False until the provider has read what its instances are.
      */

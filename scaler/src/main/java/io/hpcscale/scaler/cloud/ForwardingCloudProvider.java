@@ -50,6 +50,11 @@ public abstract class ForwardingCloudProvider implements CloudProvider {
     }
 
     @Override
+    public Map<String, Object> nodeFacts() {
+        return delegate.nodeFacts();
+    }
+
+    @Override
     public boolean spot() {
         return delegate.spot();
     }

@@ -3,12 +3,18 @@ package io.hpcscale.scaler.plan;
 import io.hpcscale.common.model.Chunk;
 import io.hpcscale.common.model.JobDocument;
 import io.hpcscale.common.model.Placement;
+import io.hpcscale.scaler.match.Constraint;
+import io.hpcscale.scaler.match.JobMatching;
+import io.hpcscale.scaler.match.PoolFit;
+import io.hpcscale.scaler.match.Verdict;
+import io.hpcscale.scaler.pool.PoolNode;
 import io.hpcscale.scaler.pool.VmShape;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -16,7 +22,9 @@ import java.util.Set;
  * running nodes, then onto instances still booting, then onto drained nodes (whose drains are then withdrawn), and
  * finally onto new nodes of the pool's VM shape. An exclusive job gets nodes no other job uses; a scatter job puts
  * each chunk on its own node; a pack job needs all its chunks on one node. A job that can never fit the VM shape
- * is reported and places nothing.
+ * is reported and places nothing, as is one whose constraints the pool's node does not meet
+ * ({@link io.hpcscale.scaler.match.PoolFit}); a constraint's {@code exclusive} gives the job nodes of its own, one
+ * chunk each.
  */
 final class DemandCalculator {
 
@@ -96,12 +104,26 @@ final class DemandCalculator {
         }
     }
 
+    /** How the job is placed once its constraints are read: exclusive or not, and its placement. */
+    private record Asked(JobDocument job, boolean exclusive, Placement placement) {
+        String id() {
+            return job.schedulerId();
+        }
+    }
+
     private final VmShape shape;
     private final int max;
+    private final PoolFit fit;
 
-    DemandCalculator(VmShape shape, int max) {
+    DemandCalculator(VmShape shape, int max, PoolFit fit) {
         this.shape = shape;
         this.max = max;
+        this.fit = fit;
+    }
+
+    /** A pool whose node is only its shape: jobs' own constraints on anything else fail. */
+    DemandCalculator(VmShape shape, int max) {
+        this(shape, max, JobMatching.jobsOnly().forPool(PoolNode.of("pool", shape, Map.of(), Map.of(), Map.of())));
     }
 
     /**
@@ -120,28 +142,32 @@ final class DemandCalculator {
         int beyondMax = 0;
         Set<String> onExisting = new HashSet<>();
         Set<String> notPlaced = new HashSet<>();
-        for (JobDocument job : sortedLargestFirst(jobs)) {
-            String reason = whyItCannotFit(job);
+        for (JobDocument document : sortedLargestFirst(jobs)) {
+            Asked job = asked(document);
+            String reason = whyItCannotMatch(document);
+            if (reason == null) {
+                reason = whyItCannotFit(job);
+            }
             if (reason != null) {
-                unsatisfiable.add(new Demand.Unsatisfiable(job.schedulerId(), reason));
-                notPlaced.add(job.schedulerId());
+                unsatisfiable.add(new Demand.Unsatisfiable(document.schedulerId(), reason));
+                notPlaced.add(document.schedulerId());
                 continue;
             }
             int left = newNodesAllowed - newNodes;
             if (open.isEmpty() && left <= 0) {
                 beyondMax++;
-                notPlaced.add(job.schedulerId());
+                notPlaced.add(job.id());
                 continue;
             }
             Set<Bin> used = new HashSet<>();
             int opened = place(job, open, bins, left, used);
             if (opened < 0) {
                 beyondMax++;
-                notPlaced.add(job.schedulerId());
+                notPlaced.add(job.id());
             } else {
                 newNodes += opened;
                 if (used.stream().noneMatch(bin -> bin.kind == Kind.NEW)) {
-                    onExisting.add(job.schedulerId());
+                    onExisting.add(job.id());
                 }
             }
             open.removeIf(Bin::closed);
@@ -164,15 +190,14 @@ final class DemandCalculator {
      * Places all of a job's chunks or none, first fit among the bins with room; returns the new nodes it opened, or
      * -1 if the pool's max stops it, and adds the bins it used to {@code used}.
      */
-    private int place(JobDocument job, List<Bin> open, List<Bin> bins, int newNodesLeft, Set<Bin> used) {
+    private int place(Asked job, List<Bin> open, List<Bin> bins, int newNodesLeft, Set<Bin> used) {
         boolean exclusive = job.exclusive();
-        String id = job.schedulerId();
-        int unitCount = job.chunkCount();
-        boolean onePerNode = job.placement() == Placement.scatter || (exclusive && job.placement() != Placement.pack);
-        if (onePerNode && job.placement() == Placement.scatter && unitCount > open.size() + newNodesLeft) {
+        String id = job.id();
+        int unitCount = job.job().chunkCount();
+        if (job.placement() == Placement.scatter && unitCount > open.size() + newNodesLeft) {
             return -1;
         }
-        List<Chunk> units = units(job);
+        List<Chunk> units = units(job.job());
         List<Placed> placed = new ArrayList<>();
         int openBefore = open.size();
         int binsBefore = bins.size();
@@ -239,7 +264,26 @@ final class DemandCalculator {
         }
     }
 
-    private String whyItCannotFit(JobDocument job) {
+    /** Why the pool's node does not meet the job's constraints, or null when it does. */
+    private String whyItCannotMatch(JobDocument job) {
+        Verdict verdict = fit.verdict(job);
+        return verdict.satisfied() ? null : "its constraints are not met: " + verdict.why();
+    }
+
+    /**
+     * The job's exclusivity and placement with its constraints: {@code exclusive} puts each chunk on a node of its
+     * own, {@code exclusive-task} lets the job's own chunks share its nodes.
+     */
+    private Asked asked(JobDocument job) {
+        Constraint.Exclusivity exclusivity = fit.constraintOf(job).exclusivity();
+        boolean exclusive = job.exclusive() || exclusivity != Constraint.Exclusivity.SHARED;
+        Placement placement = exclusivity == Constraint.Exclusivity.JOB && job.placement() == Placement.free
+                ? Placement.scatter : job.placement();
+        return new Asked(job, exclusive, placement);
+    }
+
+    private String whyItCannotFit(Asked asked) {
+        JobDocument job = asked.job();
         if (job.chunks().isEmpty()) {
             return "it asks for no resources";
         }
@@ -248,12 +292,12 @@ final class DemandCalculator {
                 return "a chunk needs " + describe(chunk) + " but an instance has " + describe(shape);
             }
         }
-        if (job.placement() == Placement.pack && !fitsShape(sum(units(job)))) {
+        if (asked.placement() == Placement.pack && !fitsShape(sum(units(job)))) {
             return "it needs all its chunks on one node (" + describe(sum(units(job)))
                     + ") but an instance has " + describe(shape);
         }
-        int nodes = job.placement() == Placement.scatter || job.exclusive() ? job.chunkCount() : 0;
-        if (job.placement() == Placement.scatter && nodes > max) {
+        int nodes = asked.placement() == Placement.scatter || asked.exclusive() ? job.chunkCount() : 0;
+        if (asked.placement() == Placement.scatter && nodes > max) {
             return "it needs " + nodes + " nodes, one per chunk, but the pool's max is " + max;
         }
         return null;

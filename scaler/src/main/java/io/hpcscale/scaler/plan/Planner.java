@@ -3,6 +3,7 @@ package io.hpcscale.scaler.plan;
 import io.hpcscale.common.config.Durations;
 import io.hpcscale.common.model.JobDocument;
 import io.hpcscale.scaler.documents.ScalerStateDocument;
+import io.hpcscale.scaler.match.JobMatching;
 import io.hpcscale.scaler.pool.PoolConfig;
 import java.time.Duration;
 import java.util.HashSet;
@@ -40,15 +41,28 @@ import java.util.Set;
 public final class Planner {
     private final Duration staleAfter;
     private final Map<String, CustomDecision> custom;
+    private final JobMatching matching;
 
     public Planner(Duration staleAfter) {
         this(staleAfter, Map.of());
     }
 
-    /** @param custom the administrator's decisions by name, for the pools that name them ({@link CustomDecisions}) */
     public Planner(Duration staleAfter, Map<String, CustomDecision> custom) {
+        this(staleAfter, custom, JobMatching.jobsOnly());
+    }
+
+    /**
+     * @param custom   the administrator's decisions by name, for the pools that name them ({@link CustomDecisions})
+     * @param matching the constraints of each job: its queue's and its own
+     */
+    public Planner(Duration staleAfter, Map<String, CustomDecision> custom, JobMatching matching) {
         this.staleAfter = staleAfter;
         this.custom = Map.copyOf(custom);
+        this.matching = matching;
+    }
+
+    public JobMatching matching() {
+        return matching;
     }
 
     public PlanResult plan(PoolState state) {
@@ -78,7 +92,8 @@ public final class Planner {
             decideAll(view, draft, List.of(new SchedulerPowerRequests()));
             return result(view, draft, Demand.none());
         }
-        Demand demand = fresh ? PoolDemand.read(view, PoolDemand.newNodesAllowed(view), draft) : Demand.none();
+        Demand demand = fresh ? PoolDemand.read(view, PoolDemand.newNodesAllowed(view),
+                matching.forPool(state.node()), draft) : Demand.none();
         decideAll(view, draft, fresh ? inOrder(state.pool().decisions(), demand)
                 : List.of(new ScaleUp(demand), new VanishedDrains()));
         return result(view, draft, demand);
@@ -95,7 +110,7 @@ public final class Planner {
         }
         PlanDraft unused = new PlanDraft();
         PoolView view = InstanceSorting.sort(state, PoolObservation.settle(state, unused), true, unused);
-        return PoolDemand.read(view, 0).placedOnExisting();
+        return PoolDemand.read(view, 0, matching.forPool(state.node())).placedOnExisting();
     }
 
     /** The pool's decisions as its configuration orders them; the administrator's run only with a fresh read. */

@@ -1,7 +1,9 @@
 package io.hpcscale.scaler.plan;
 
+import io.hpcscale.common.model.JobDocument;
 import io.hpcscale.common.model.VmDocument;
 import io.hpcscale.scaler.cloud.Instance;
+import io.hpcscale.scaler.match.PoolFit;
 import io.hpcscale.scaler.plan.DemandCalculator.Capacity;
 import io.hpcscale.scaler.plan.DemandCalculator.Kind;
 import io.hpcscale.scaler.pool.PoolConfig;
@@ -13,7 +15,7 @@ import java.util.List;
  * many nodes it may still add ({@link DemandCalculator} packs them). Read once per cycle, after the decisions that
  * take instances out of play, and handed to those that act on it.
  */
-final class PoolDemand {
+public final class PoolDemand {
     private PoolDemand() {
     }
 
@@ -28,8 +30,8 @@ final class PoolDemand {
     }
 
     /** The demand; jobs that can never run in a pool without a fallback are noted in the draft. */
-    static Demand read(PoolView view, int newNodesAllowed, PlanDraft draft) {
-        Demand demand = read(view, newNodesAllowed);
+    static Demand read(PoolView view, int newNodesAllowed, PoolFit fit, PlanDraft draft) {
+        Demand demand = read(view, newNodesAllowed, fit);
         if (view.state().fallback() == null) {
             for (Demand.Unsatisfiable job : demand.unsatisfiable()) {
                 draft.note(EventKind.UNSATISFIABLE, "job " + job.jobId() + " can never run in this pool: "
@@ -39,7 +41,17 @@ final class PoolDemand {
         return demand;
     }
 
-    static Demand read(PoolView view, int newNodesAllowed) {
+    /**
+     * Why a new node of the pool could never take the job, as the planner judges it (its constraints, its chunks
+     * against the shape, its nodes against max), or null when one could.
+     */
+    public static String whyNever(PoolConfig pool, PoolFit fit, JobDocument job) {
+        Demand demand = new DemandCalculator(pool.shape(), pool.max(), fit).compute(List.of(job), List.of(),
+                pool.max());
+        return demand.unsatisfiable().isEmpty() ? null : demand.unsatisfiable().get(0).reason();
+    }
+
+    static Demand read(PoolView view, int newNodesAllowed, PoolFit fit) {
         PoolConfig pool = view.pool();
         List<Capacity> capacity = new ArrayList<>();
         for (Instance instance : view.running()) {
@@ -63,7 +75,7 @@ final class PoolDemand {
             capacity.add(new Capacity(instance.nodeName(), Kind.BOOTING, pool.shape().cpus(),
                     pool.shape().memoryMb(), pool.shape().gpus(), true));
         }
-        return new DemandCalculator(pool.shape(), pool.max()).compute(view.consideredJobs(), capacity,
+        return new DemandCalculator(pool.shape(), pool.max(), fit).compute(view.consideredJobs(), capacity,
                 newNodesAllowed);
     }
 }

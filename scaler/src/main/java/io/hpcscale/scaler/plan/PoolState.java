@@ -6,11 +6,13 @@ import io.hpcscale.common.model.NodeNames;
 import io.hpcscale.common.model.PowerDocument;
 import io.hpcscale.common.model.VmDocument;
 import io.hpcscale.scaler.documents.ScalerStateDocument;
+import io.hpcscale.scaler.match.NodeProperties;
 import io.hpcscale.scaler.pool.PoolConfig;
 import io.hpcscale.scaler.removal.RemovalMessage;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Everything the planner knows about one pool at one moment.
@@ -26,6 +28,7 @@ import java.util.Map;
  *                          for the whole cycle, shared by every pool's state.
  * @param target            a fixed pool's target as read this cycle; null for a pool whose queued jobs decide
  * @param removals          messages of nodes asking this pool to remove their instance, received this cycle
+ * @param node              what the pool's node is and has, as jobs' constraints see it
  */
 public record PoolState(
         PoolConfig pool,
@@ -42,7 +45,8 @@ public record PoolState(
         Instant now,
         String fallback,
         TargetReading target,
-        List<RemovalMessage.Request> removals) {
+        List<RemovalMessage.Request> removals,
+        NodeProperties node) {
 
     public PoolState {
         jobs = List.copyOf(jobs);
@@ -51,6 +55,7 @@ public record PoolState(
         powerRequests = List.copyOf(powerRequests);
         poolOfNode = Map.copyOf(poolOfNode);
         removals = removals == null ? List.of() : List.copyOf(removals);
+        Objects.requireNonNull(node, "node");
     }
 
     /** Whether an agent reports this node in a pool other than this one; {@code poolOfNode} is by name key. */

@@ -21,6 +21,8 @@ import java.util.Objects;
  * @param decisions                 the decisions of a pool that follows its queued jobs, in order: the scaler's
  *                                  {@value #SCALE_UP}, {@value #DRAIN_COMPLETION} and {@value #IDLE_DRAIN}, and
  *                                  the administrator's own ({@code io.hpcscale.scaler.plan.CustomDecision}) among them
+ * @param matching                  which of its queue's jobs the pool takes: price, node properties, resources, the
+ *                                  queue's constraint
  */
 public record PoolConfig(
         String name,
@@ -40,7 +42,8 @@ public record PoolConfig(
         List<String> fallbacks,
         FixedTarget fixedTarget,
         EvictionBackoff evictionBackoff,
-        List<String> decisions) {
+        List<String> decisions,
+        PoolMatching matching) {
 
     public static final String SCALE_UP = "scaleUp";
     public static final String DRAIN_COMPLETION = "drainCompletion";
@@ -52,6 +55,7 @@ public record PoolConfig(
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(shapeSettings, "shapeSettings");
         Objects.requireNonNull(evictionBackoff, "evictionBackoff");
+        Objects.requireNonNull(matching, "matching");
         fallbacks = List.copyOf(fallbacks);
         decisions = List.copyOf(decisions);
         if (min < 0 || max < min) {
@@ -79,6 +83,6 @@ public record PoolConfig(
     public PoolConfig withShapeFromProvider(VmShape fromProvider) {
         return new PoolConfig(name, shapeSettings, shapeSettings.over(fromProvider), min, max, idleTimeout,
                 bootTimeout, countHeldJobs, stopAction, maxStartPerCycle, maxStopPerCycle, bootFailuresBeforeBackoff,
-                capacityBackoff, followPowerRequests, fallbacks, fixedTarget, evictionBackoff, decisions);
+                capacityBackoff, followPowerRequests, fallbacks, fixedTarget, evictionBackoff, decisions, matching);
     }
 }

@@ -7,6 +7,10 @@ import io.hpcscale.common.config.PoolGroups;
 import io.hpcscale.common.config.PoolSettings;
 import io.hpcscale.common.config.Settings;
 import io.hpcscale.scaler.Programs;
+import io.hpcscale.scaler.match.Constraint;
+import io.hpcscale.scaler.match.ConstraintException;
+import io.hpcscale.scaler.match.ConstraintParser;
+import io.hpcscale.scaler.match.NodeProperties;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -26,6 +30,8 @@ public final class PoolConfigs {
     private static final String FOLLOW_POWER_REQUESTS = "followPowerRequests";
     private static final String FORMER_FOLLOW_POWER_REQUESTS = "slurmPowerSaving";
     private static final AtomicBoolean warnedFormerName = new AtomicBoolean();
+    /** Properties that follow from others: whether the node is in a placement group, and the pool's own name. */
+    private static final Set<String> DERIVED_PROPERTIES = Set.of("colocated", "nodearray");
 
     private PoolConfigs() {
     }
@@ -89,7 +95,8 @@ public final class PoolConfigs {
                     "fixed".equals(pool.string("target")) ? new FixedTarget(
                             FixedTarget.Shrink.fromSetting(pool.string("shrink"))) : null,
                     new EvictionBackoff(pool.intValue("evictionRoundsBeforeBackoff"),
-                            pool.duration("evictionWindow")), decisions(pool, problems)));
+                            pool.duration("evictionWindow")), decisions(pool, problems),
+                    matching(settings, pool, groups, problems)));
             if ("fixed".equals(pool.string("target")) && followsPowerRequests) {
                 problems.add(pool.key("target") + " = fixed cannot be combined with " + pool.key(FOLLOW_POWER_REQUESTS)
                         + " = true: the scheduler decides which nodes run; choose one");
@@ -127,6 +134,52 @@ public final class PoolConfigs {
                     pool.key(FOLLOW_POWER_REQUESTS));
         }
         return pool.bool(FORMER_FOLLOW_POWER_REQUESTS);
+    }
+
+    /** Price, node properties, resources and the queue's constraint; each problem named by its key. */
+    private static PoolMatching matching(Settings settings, PoolSettings pool, PoolGroups groups,
+            List<String> problems) {
+        Map<String, Object> properties = new LinkedHashMap<>();
+        Map<String, Object> resources = new LinkedHashMap<>();
+        String nodePrefix = pool.key("node.");
+        String resourcePrefix = pool.key("resource.");
+        settings.values().forEach((key, text) -> {
+            try {
+                if (key.startsWith(nodePrefix)) {
+                    String property = key.substring(nodePrefix.length());
+                    if (!NodeProperties.NAMES.contains(property) || DERIVED_PROPERTIES.contains(property)) {
+                        problems.add(key + ": node." + property + " is not a property one sets; set one of node."
+                                + String.join(", node.", settable()));
+                    } else {
+                        properties.put(property, PoolNode.settingValue(text));
+                    }
+                } else if (key.startsWith(resourcePrefix)) {
+                    resources.put(key.substring(resourcePrefix.length()), PoolNode.settingValue(text));
+                }
+            } catch (IllegalArgumentException e) {
+                problems.add(key + "=" + text + ": " + e.getMessage());
+            }
+        });
+        pool.optionalString("vmSize").ifPresent(size -> properties.putIfAbsent("vm_size", size));
+        Constraint constraint = Constraint.NONE;
+        if (pool.isSet("constraint")) {
+            if (groups.isFallback(pool.name())) {
+                problems.add(pool.key("constraint") + " is set on a fallback: the constraint is the queue's, set it "
+                        + "on pool." + groups.primaryOf(pool.name()).orElseThrow() + ".constraint, the pool whose "
+                        + "queue the agent maps");
+            }
+            try {
+                constraint = new ConstraintParser().parse(pool.string("constraint"));
+            } catch (ConstraintException e) {
+                problems.add(pool.key("constraint") + ": " + e.getMessage());
+            }
+        }
+        return new PoolMatching(settings.optionalDecimal(pool.key("pricePerHour")).orElse(null), properties,
+                resources, constraint);
+    }
+
+    private static List<String> settable() {
+        return NodeProperties.NAMES.stream().filter(p -> !DERIVED_PROPERTIES.contains(p)).toList();
     }
 
     /**

@@ -3,6 +3,7 @@ package io.hpcscale.scaler.run;
 import io.hpcscale.common.model.VmDocument;
 import io.hpcscale.scaler.cloud.CloudException;
 import io.hpcscale.scaler.cloud.CloudProvider;
+import io.hpcscale.scaler.match.NodeProperties;
 import io.hpcscale.scaler.pool.PoolConfig;
 import io.hpcscale.scaler.plan.TargetReading;
 import io.hpcscale.scaler.pool.VmShape;
@@ -52,6 +53,11 @@ public final class PoolRuntime {
 
     public CloudProvider provider() {
         return provider;
+    }
+
+    /** What the pool's node is and has for jobs' constraints: the settings over what the cloud says. */
+    public NodeProperties node() {
+        return config.matching().node(name(), config.shape(), provider.nodeFacts());
     }
 
     /** Where the pool's fixed count lives; empty for a pool whose queued jobs decide. */

@@ -15,6 +15,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -79,6 +80,16 @@ public final class Scaler {
         if (!wiring.dryRun()) {
             wiring.gate().requireLease(wiring.lease());
         }
+    }
+
+    /** The pools that serve the pool's queue with it, in the order its jobs try them; empty for an unknown pool. */
+    public List<PoolRuntime> groupOf(String pool) {
+        return groups.stream().filter(g -> g.stream().anyMatch(p -> p.name().equals(pool))).findFirst()
+                .orElse(List.of());
+    }
+
+    public Planner planner() {
+        return context.planner();
     }
 
     public List<PoolRuntime> pools() {
@@ -271,9 +282,20 @@ public final class Scaler {
             group.add(pool);
             pool.config().fallbacks().stream().map(byName::get).filter(Objects::nonNull)
                     .forEach(group::add);
-            groups.add(List.copyOf(group));
+            groups.add(cheapestFirst(group));
         }
         return List.copyOf(groups);
+    }
+
+    /**
+     * A group whose every pool has a price is tried cheapest first, so that each job goes to the cheapest pool it
+     * fits (pools of one price keep their listed order); otherwise the listed order, primary first.
+     */
+    static List<PoolRuntime> cheapestFirst(List<PoolRuntime> group) {
+        if (group.stream().anyMatch(p -> p.config().matching().pricePerHour() == null)) {
+            return List.copyOf(group);
+        }
+        return group.stream().sorted(Comparator.comparingDouble(p -> p.config().matching().pricePerHour())).toList();
     }
 
     private static void complete(CompletableFuture<List<PoolOutcome>> outcome, GroupCycle part,

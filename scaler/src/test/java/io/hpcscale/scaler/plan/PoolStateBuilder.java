@@ -149,7 +149,8 @@ final class PoolStateBuilder {
 
     PoolState build() {
         return new PoolState(config(), jobs, vms, drains, powerRequests, unknown != null ? unknown : InstanceList.of(instances),
-                canCreate, spot, poolOfNode, agentReadAt, state, NOW, fallback, target, removals);
+                canCreate, spot, poolOfNode, agentReadAt, state, NOW, fallback, target, removals,
+                config().matching().node(config().name(), config().shape(), Map.of()));
     }
 
     PlanResult plan() {

@@ -16,8 +16,13 @@ import java.util.regex.Pattern;
  * each with the capabilities a provider reads (vCPUs, MemoryGB, GPUs) and any restriction a test adds.
  */
 public final class VmSizes {
-    /** One VM size. {@code family} is the quota family named in quota errors. */
-    public record Size(String name, String family, int vCpus, double memoryGb, int gpus, boolean rdma) {
+    /**
+     * One VM size. {@code family} is the quota family named in quota errors; {@code vCpusPerCore} the SKU's
+     * {@code vCPUsPerCore} capability (2 where the series is hyper-threaded, 1 where SMT is off, as Microsoft Learn's
+     * size pages for Dsv5, Fsv2, HBv3, HBv4 and HC say), 0 where the fake leaves it out.
+     */
+    public record Size(String name, String family, int vCpus, double memoryGb, int gpus, boolean rdma,
+            int vCpusPerCore) {
     }
 
     private static final Pattern LOCATION_FILTER =
@@ -28,13 +33,13 @@ public final class VmSizes {
     private final Set<String> restricted = new HashSet<>();
 
     VmSizes() {
-        add(new Size("Standard_HB120rs_v3", "standardHBrsv3Family", 120, 448, 0, true));
-        add(new Size("Standard_HB176rs_v4", "standardHBv4Family", 176, 768, 0, true));
-        add(new Size("Standard_HC44rs", "standardHCSFamily", 44, 352, 0, true));
-        add(new Size("Standard_ND96asr_v4", "standardNDASv4_A100Family", 96, 900, 8, true));
-        add(new Size("Standard_NC24ads_A100_v4", "StandardNCADSA100v4Family", 24, 220, 1, false));
-        add(new Size("Standard_D4s_v5", "standardDSv5Family", 4, 16, 0, false));
-        add(new Size("Standard_F72s_v2", "standardFSv2Family", 72, 144, 0, false));
+        add(new Size("Standard_HB120rs_v3", "standardHBrsv3Family", 120, 448, 0, true, 1));
+        add(new Size("Standard_HB176rs_v4", "standardHBv4Family", 176, 768, 0, true, 1));
+        add(new Size("Standard_HC44rs", "standardHCSFamily", 44, 352, 0, true, 1));
+        add(new Size("Standard_ND96asr_v4", "standardNDASv4_A100Family", 96, 900, 8, true, 0));
+        add(new Size("Standard_NC24ads_A100_v4", "StandardNCADSA100v4Family", 24, 220, 1, false, 0));
+        add(new Size("Standard_D4s_v5", "standardDSv5Family", 4, 16, 0, false, 2));
+        add(new Size("Standard_F72s_v2", "standardFSv2Family", 72, 144, 0, false, 2));
     }
 
     public synchronized VmSizes add(Size size) {
@@ -103,6 +108,9 @@ public final class VmSizes {
         capability(capabilities, "MemoryGB", formatGb(size.memoryGb()));
         if (size.gpus() > 0) {
             capability(capabilities, "GPUs", Integer.toString(size.gpus()));
+        }
+        if (size.vCpusPerCore() > 0) {
+            capability(capabilities, "vCPUsPerCore", Integer.toString(size.vCpusPerCore()));
         }
         capability(capabilities, "LowPriorityCapable", "True");
         capability(capabilities, "RdmaEnabled", size.rdma() ? "True" : "False");

@@ -1,0 +1,35 @@
+package io.hpcscale.scaler.pool;
+
+import io.hpcscale.scaler.match.Constraint;
+import io.hpcscale.scaler.match.NodeProperties;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * What decides which of a queue's jobs a pool takes, as configured: its price, what the administrator says of its
+ * nodes, and the constraint every job of its queue carries.
+ *
+ * @param pricePerHour    one instance's price per hour ({@code pricePerHour}), or null: a group of pools whose every
+ *                        member has a price is tried cheapest first
+ * @param properties      node properties set by the administrator ({@code node.<property>}), over the cloud's
+ * @param resources       resources the administrator defines ({@code resource.<r>})
+ * @param queueConstraint the constraint every job of the pool's queue must meet ({@code constraint}); on the group's
+ *                        first pool, whose queue the agent maps
+ */
+public record PoolMatching(Double pricePerHour, Map<String, Object> properties, Map<String, Object> resources,
+        Constraint queueConstraint) {
+    public static final PoolMatching NONE = new PoolMatching(null, Map.of(), Map.of(), Constraint.NONE);
+
+    public PoolMatching {
+        Objects.requireNonNull(queueConstraint, "queueConstraint");
+        properties = Collections.unmodifiableMap(new LinkedHashMap<>(properties));
+        resources = Collections.unmodifiableMap(new LinkedHashMap<>(resources));
+    }
+
+    /** The pool's node as constraints see it, with what the cloud says of its instances. */
+    public NodeProperties node(String pool, VmShape shape, Map<String, Object> fromCloud) {
+        return PoolNode.of(pool, shape, fromCloud, properties, resources);
+    }
+}
