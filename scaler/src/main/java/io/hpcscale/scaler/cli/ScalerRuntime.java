@@ -14,11 +14,10 @@ import io.hpcscale.scaler.cloud.CloudProviders;
 import io.hpcscale.scaler.cloud.SimulatedCloud;
 import io.hpcscale.scaler.plan.CustomDecision;
 import io.hpcscale.scaler.plan.CustomDecisions;
-import io.hpcscale.scaler.match.Constraint;
-import io.hpcscale.scaler.match.JobMatching;
 import io.hpcscale.scaler.plan.Planner;
 import io.hpcscale.scaler.metrics.ScalerMetrics;
 import io.hpcscale.scaler.pool.PoolConfig;
+import io.hpcscale.scaler.pool.PoolMatching;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.hpcscale.scaler.pool.PoolConfigs;
 import io.hpcscale.scaler.run.ActionGate;
@@ -143,18 +142,12 @@ final class ScalerRuntime implements AutoCloseable {
         ExecutorService poolThreads = Executors.newFixedThreadPool(settings.intValue("scaler.poolConcurrency"),
                 daemonThreads());
         Scaler scaler = new Scaler(pools, new Scaler.Wiring(documents,
-                new Planner(settings.duration("scaler.staleAfter"), customDecisions, queueConstraints(configs)), events,
+                new Planner(settings.duration("scaler.staleAfter"), customDecisions,
+                        PoolMatching.forPools(configs.values())), events,
                 ScalerLease.forThisProcess(documents, leaseTtl), gate, new CloudThrottles(), poolThreads, clock,
                 dryRun, removals, settings.duration("scaler.fullReadInterval"),
                 ActionHooks.fromSettings(settings, new ZtExecCommandRunner())));
         return new ScalerRuntime(store, scaler, poolThreads, removals, clock, settings, observability);
-    }
-
-    /** The constraint each pool's queue stands on, for every job the agent maps to it. */
-    private static JobMatching queueConstraints(Map<String, PoolConfig> configs) {
-        Map<String, Constraint> byPool = new LinkedHashMap<>();
-        configs.values().forEach(c -> byPool.put(c.name(), c.matching().queueConstraint()));
-        return new JobMatching(byPool);
     }
 
     /** One cycle at the wall clock's time, waiting for every pool: acted on (honouring dry run), or only planned. */

@@ -1,7 +1,9 @@
 package io.hpcscale.scaler.pool;
 
 import io.hpcscale.scaler.match.Constraint;
+import io.hpcscale.scaler.match.JobMatching;
 import io.hpcscale.scaler.match.NodeProperties;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -26,6 +28,13 @@ public record PoolMatching(Double pricePerHour, Map<String, Object> properties, 
         Objects.requireNonNull(queueConstraint, "queueConstraint");
         properties = Collections.unmodifiableMap(new LinkedHashMap<>(properties));
         resources = Collections.unmodifiableMap(new LinkedHashMap<>(resources));
+    }
+
+    /** Each job's constraints: its own and its queue's, as these pools' settings give them. */
+    public static JobMatching forPools(Collection<PoolConfig> pools) {
+        Map<String, Constraint> byPool = new LinkedHashMap<>();
+        pools.forEach(pool -> byPool.put(pool.name(), pool.matching().queueConstraint()));
+        return new JobMatching(byPool);
     }
 
     /** The pool's node as constraints see it, with what the cloud says of its instances. */

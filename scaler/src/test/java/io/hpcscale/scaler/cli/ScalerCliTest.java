@@ -80,6 +80,42 @@ class ScalerCliTest {
     }
 
     @Test
+    void explainsPerPoolWhyAJobMatchesOrNot() throws IOException {
+        Path db = dir.resolve("clusterload.db");
+        try (SqliteClusterLoadStore store = new SqliteClusterLoadStore(db, Duration.ofSeconds(5), Clock.systemUTC())) {
+            Instant now = Instant.now();
+            new DocumentStore(store).upsert(List.of(new JobDocument("42.s", "cpu", "42.s", "workq", JobState.Queued,
+                    2, List.of(new Chunk(2, 8, 0, 0)), Placement.scatter, false, now, "agent-h-pbs", null,
+                    "[{\"infiniband\":true}]")));
+        }
+        Path file = config("store.sqlite.path = " + db,
+                "pool.cpu.provider = simulated", "pool.cpu.max = 4", "pool.cpu.cpus = 16", "pool.cpu.memoryMb = 65536",
+                "pool.cpu.pricePerHour = 0.8", "pool.cpu.vmSize = Standard_D16s_v5", "pool.cpu.fallbacks = hb, big",
+                "pool.hb.provider = simulated", "pool.hb.max = 4", "pool.hb.cpus = 120", "pool.hb.memoryMb = 450000",
+                "pool.hb.pricePerHour = 3.6", "pool.hb.resource.infiniband = true",
+                "pool.big.provider = simulated", "pool.big.max = 1", "pool.big.cpus = 4", "pool.big.memoryMb = 1000",
+                "pool.big.pricePerHour = 0.2", "pool.big.resource.infiniband = true",
+                "pool.cpu.constraint = {\"ncpus\": 8}");
+        Run explained = run("plan", "--config", file.toString(), "--explain", "42.s");
+        assertEquals(0, explained.exitCode(), explained.err());
+        String out = explained.out();
+        assertTrue(out.contains("job 42.s in queue workq (pool cpu), Queued: 2 x (8 CPUs, 0 MiB, 0 GPUs); scatter"),
+                out);
+        assertTrue(out.contains("constraints: ((Node.ncpus >= 8) and (Node.infiniband == True))"), out);
+        assertTrue(out.matches("(?s).*big +0\\.20/h +no: its constraints are not met: Resource\\[name=ncpus "
+                + "value=8\\] > Pool\\[name=big value=4\\].*"), out);
+        assertTrue(out.matches("(?s).*cpu +Standard_D16s_v5 +0\\.80/h +no: its constraints are not met: "
+                + "Resource\\[name=infiniband\\] not defined for Pool\\[name=cpu vm_size=Standard_D16s_v5\\].*"), out);
+        assertTrue(out.matches("(?s).*hb +3\\.60/h +matches and fits: the job's nodes start here.*"), out);
+        assertTrue(out.indexOf("  big") < out.indexOf("  cpu") && out.indexOf("  cpu") < out.indexOf("  hb"),
+                "in the order the job tries them, cheapest first: " + out);
+
+        Run unknown = run("plan", "--config", file.toString(), "--explain", "43.s");
+        assertEquals(1, unknown.exitCode());
+        assertTrue(unknown.out().startsWith("no job 43.s in the store"), unknown.out());
+    }
+
+    @Test
     void plansAndDryRunsWithoutTouchingAnything() throws IOException {
         Path db = dir.resolve("clusterload.db");
         try (SqliteClusterLoadStore store = new SqliteClusterLoadStore(db, Duration.ofSeconds(5), Clock.systemUTC())) {

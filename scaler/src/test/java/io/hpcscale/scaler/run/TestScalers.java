@@ -2,10 +2,12 @@ package io.hpcscale.scaler.run;
 
 import io.hpcscale.common.store.DocumentStore;
 import io.hpcscale.scaler.plan.Planner;
+import io.hpcscale.scaler.pool.PoolMatching;
 import io.hpcscale.common.time.Monotonic;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Executor;
 
 /**
@@ -54,7 +56,8 @@ public final class TestScalers {
             ActionHooks hooks) {
         ScalerLease lease = new ScalerLease(documents, Duration.ofMinutes(3),
                 new LeaseHolder(host, nextProcess++, "test-boot"), pid -> false, Monotonic.following(clock));
-        return new Scaler(pools, new Scaler.Wiring(documents, new Planner(Duration.ofMinutes(6)), events, lease,
+        return new Scaler(pools, new Scaler.Wiring(documents, new Planner(Duration.ofMinutes(6), Map.of(),
+                PoolMatching.forPools(pools.stream().map(PoolRuntime::config).toList())), events, lease,
                 new ActionGate(), new CloudThrottles(), executor, clock, dryRun, removals, Duration.ofHours(1),
                 hooks));
     }
