@@ -2,6 +2,7 @@ package io.hpcscale.agent.pbs;
 
 import io.hpcscale.common.agent.DrainRight;
 import io.hpcscale.common.agent.OfflineMarker;
+import io.hpcscale.common.agent.QueueLimit;
 import io.hpcscale.common.agent.SchedulerAdapter;
 import io.hpcscale.common.agent.SchedulerCommandException;
 import io.hpcscale.common.agent.SchedulerCommandRunner;
@@ -12,6 +13,7 @@ import io.hpcscale.common.exec.CommandFailedException;
 import io.hpcscale.common.exec.CommandLine;
 import io.hpcscale.common.exec.CommandRunner;
 import io.hpcscale.common.exec.StreamedResult;
+import io.hpcscale.common.logging.OncePerKey;
 import io.hpcscale.common.model.NodeNames;
 import java.time.ZoneId;
 import java.util.ArrayList;
@@ -23,6 +25,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * PBS Professional / OpenPBS through its commands: {@code pbsnodes -a -F json}, {@code qstat -Q -f -F json} and
@@ -30,8 +34,11 @@ import java.util.stream.Collectors;
  * check between reads; {@code pbsnodes -o -C "hpcscale: ..."} to drain and {@code pbsnodes -r} to return a node.
  */
 public final class PbsAdapter implements SchedulerAdapter {
+    private static final Logger log = LoggerFactory.getLogger(PbsAdapter.class);
+
     private final SchedulerCommandRunner runner;
     private final PbsCommands commands;
+    private final OncePerKey unreadableLimits = new OncePerKey();
     private final PbsOutputParser parser;
 
     PbsAdapter(CommandRunner runner, PbsCommands commands, ZoneId serverZone) {
@@ -48,13 +55,30 @@ public final class PbsAdapter implements SchedulerAdapter {
     @Override
     public SchedulerSnapshot read() throws SchedulerReadException, InterruptedException {
         PbsOutputParser.Nodes nodes = nodes();
-        PbsQueues queues = new PbsQueues(queues().stream().filter(PbsQueue::stopped).map(PbsQueue::name)
+        List<PbsQueue> read = queues();
+        PbsQueues queues = new PbsQueues(read.stream().filter(PbsQueue::stopped).map(PbsQueue::name)
                 .collect(Collectors.toSet()), nodes.sharing());
         CommandLine listJobs = commands.listJobs();
         PbsOutputParser.Jobs jobs = runner.read(listJobs, output -> parser.jobs(output, listJobs.display(), queues))
                 .value();
         return new SchedulerSnapshot(jobs.jobs(), heldByUnreadableJobs(nodes.nodes(), jobs.unreadableHolding()),
-                jobs.unreadable(), nodes.unreadable());
+                jobs.unreadable(), nodes.unreadable(), limits(read));
+    }
+
+    /** Each queue's limits; a limit that cannot be read is said once and not applied. */
+    private Map<String, List<QueueLimit>> limits(List<PbsQueue> read) {
+        Map<String, List<QueueLimit>> limits = new HashMap<>();
+        for (PbsQueue queue : read) {
+            if (!queue.limits().isEmpty()) {
+                limits.put(queue.name(), queue.limits());
+            }
+            for (String problem : queue.problems()) {
+                if (unreadableLimits.first(queue.name() + " " + problem)) {
+                    log.warn("queue {}: {}: this limit is not applied; correct it with qmgr", queue.name(), problem);
+                }
+            }
+        }
+        return limits;
     }
 
     /** A job that cannot be read still holds the nodes its {@code exec_host} names. */

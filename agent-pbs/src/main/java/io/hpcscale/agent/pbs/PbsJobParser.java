@@ -49,7 +49,8 @@ final class PbsJobParser {
                 String field = parser.currentName();
                 JsonToken value = parser.nextToken();
                 switch (field) {
-                    case "job_state", "queue", "qtime", "ctime", "Hold_Types", "depend", "array", "exec_host" -> {
+                    case "job_state", "queue", "qtime", "ctime", "Hold_Types", "depend", "array", "exec_host",
+                            "Job_Owner" -> {
                         if (value.isScalarValue()) {
                             attributes.put(field, parser.getValueAsString());
                         } else {
@@ -125,7 +126,7 @@ final class PbsJobParser {
         return Optional.of(new SchedulerJob(id, List.of(queue), state, chunks, nodes, place.placement(),
                 queues.sharing().exclusive(queue, place.sharing()),
                 PbsTime.parse(Optional.ofNullable(attributes.get("qtime")).orElse(attributes.get("ctime")),
-                        serverZone), hosts));
+                        serverZone), hosts, null, PbsAsks.of(select, resources, attributes.get("Job_Owner"))));
     }
 
     private static boolean isArrayParent(String id, String state, Map<String, String> attributes) {

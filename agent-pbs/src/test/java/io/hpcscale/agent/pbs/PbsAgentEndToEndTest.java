@@ -131,6 +131,30 @@ class PbsAgentEndToEndTest {
     }
 
     @Test
+    void aQueuesMaxRunHoldsBackTheJobsBeyondItWhichWaitWithTheReason() throws Exception {
+        pbs.write("queues.json", Fixtures.text(Fixtures.CLOUD_QUEUES).replace("\"queue_type\":\"Execution\",",
+                "\"queue_type\":\"Execution\", \"max_run\":\"[o:PBS_ALL=3]\","));
+        AgentProcess.Result result = once();
+        assertEquals(0, result.exitCode(), result.stdout() + result.stderr());
+
+        Map<JobState, List<String>> pinta = documents.inPool(DocumentType.JOBS, "pinta00", JobDocument.class).stream()
+                .collect(java.util.stream.Collectors.groupingBy(JobDocument::status, java.util.TreeMap::new,
+                        java.util.stream.Collectors.mapping(JobDocument::schedulerId,
+                                java.util.stream.Collectors.toList())));
+        assertEquals(List.of("4716.pbsserver"), pinta.get(JobState.Queued),
+                "two run, so one more may start: the first submitted");
+        assertEquals(List.of("4717.pbsserver", "4720[2].pbsserver", "4720[3].pbsserver", "4720[4].pbsserver",
+                "4722.pbsserver"), documents.inPool(DocumentType.JOBS, "pinta00", JobDocument.class).stream()
+                        .filter(j -> j.waitingFor() != null && j.waitingFor().contains("max_run"))
+                        .map(JobDocument::schedulerId).sorted().toList(),
+                "the queued ones beyond the limit; 4723 (a dependency) and 4724 (a start time) waited already");
+        JobDocument held = documents.read(new DocumentKey("pinta00", "4717.pbsserver"), JobDocument.class)
+                .orElseThrow().document();
+        assertEquals("queue pinta00's limit max_run = [o:PBS_ALL=3] is reached (3 jobs running or first in line)",
+                held.waitingFor());
+    }
+
+    @Test
     void deletesTheDocumentOfAJobThatIsGone() throws Exception {
         assertEquals(0, once().exitCode());
         ObjectMapper json = new ObjectMapper();

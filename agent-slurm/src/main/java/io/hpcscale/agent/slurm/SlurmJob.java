@@ -36,7 +36,9 @@ record SlurmJob(
         String tresPerJob,
         boolean exclusive,
         Instant submittedAt,
-        String nodeList) {
+        String nodeList,
+        String features,
+        String licenses) {
 
     SlurmJob {
         partitions = List.copyOf(partitions);
@@ -44,6 +46,6 @@ record SlurmJob(
 
     SlurmJob withId(String newId) {
         return new SlurmJob(newId, partitions, state, reason, priority, nodes, cpus, minCpusPerNode, memoryPerNodeMb,
-                memoryPerCpuMb, tresPerNode, tresPerJob, exclusive, submittedAt, nodeList);
+                memoryPerCpuMb, tresPerNode, tresPerJob, exclusive, submittedAt, nodeList, features, licenses);
     }
 }

@@ -25,7 +25,8 @@ import java.util.Set;
 final class SlurmPipeReader {
     /** The squeue fields this agent asks for: id, partitions, state, nodes, CPUs, memory, GRES, reason,
      *  nodes, submit time, priority, oversubscribe. */
-    static final String SQUEUE_FORMAT = "%i|%P|%T|%D|%C|%m|%b|%r|%N|%V|%Q|%h";
+    /** Features last: a constraint may hold a '|', and the last field takes the rest of the line. */
+    static final String SQUEUE_FORMAT = "%i|%P|%T|%D|%C|%m|%b|%r|%N|%V|%Q|%h|%W|%f";
     /** The sinfo fields this agent asks for: node, partition, long state, CPUs, CPUs A/I/O/T, memory, GRES,
      *  reason last (it is free text). */
     static final String SINFO_FORMAT = "%N|%R|%T|%c|%C|%m|%G|%E";
@@ -121,7 +122,8 @@ final class SlurmPipeReader {
         return new SlurmJob(id, SlurmJsonReader.partitions(line.get("%P")), state, line.get("%r"),
                 line.has("%Q") ? Long.parseLong(required(line, "%Q")) : 1, line.integer("%D", 1),
                 line.integer("%C", 1), 0, memoryMb > 0 ? memoryMb : null, null, line.get("%b"), null,
-                "NO".equalsIgnoreCase(oversubscribe), time(line.get("%V")), line.get("%N"));
+                "NO".equalsIgnoreCase(oversubscribe), time(line.get("%V")), line.get("%N"), line.get("%f"),
+                line.get("%W"));
     }
 
     private static SlurmNode node(PipeFormat.Line line) {

@@ -66,7 +66,15 @@ final class SlurmStates {
         List<String> hosts = ON_NODES.contains(state) ? Hostlists.expand(job.nodeList()) : List.of();
         return Optional.of(new SchedulerJob(job.id(), job.partitions(), status,
                 List.of(new Chunk(nodes, cpusPerNode, memoryPerNode, gpusPerNode)), nodes,
-                nodes > 1 ? Placement.scatter : Placement.pack, job.exclusive(), job.submittedAt(), hosts));
+                nodes > 1 ? Placement.scatter : Placement.pack, job.exclusive(), job.submittedAt(), hosts, null,
+                SlurmAsks.of(job.features(), gres(job), job.licenses())));
+    }
+
+    private static String gres(SlurmJob job) {
+        if (job.tresPerNode() == null) {
+            return job.tresPerJob();
+        }
+        return job.tresPerJob() == null ? job.tresPerNode() : job.tresPerNode() + "," + job.tresPerJob();
     }
 
     /** Held when the reason says so or the priority is 0; waiting for a time or a dependency; else queued. */

@@ -5,7 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.hpcscale.common.model.DocumentKey;
 import io.hpcscale.common.model.DocumentType;
+import io.hpcscale.common.model.JobDocument;
+import io.hpcscale.common.model.JobState;
+import io.hpcscale.common.store.DocumentStore;
 import io.hpcscale.scaler.plan.EventKind;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -16,6 +20,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -122,6 +127,34 @@ class SlurmEndToEndTest {
             assertEquals(0, slurm.jobs().get(again).path("restart_cnt").asInt());
             assertEquals(5, services.count(EventKind.START));
             services.until(slurm, Duration.ofMinutes(3), "back to min again", () -> slurm.runningNodes().isEmpty());
+            assertEquals(List.of(), slurm.violations());
+        }
+    }
+
+    @Test
+    void aJobWaitingForALicenceStartsNoNodeAndItsFeatureChoosesThePool() throws Exception {
+        try (RealSlurm slurm = RealSlurm.start(dir.resolve("slurm"), "--static", "2");
+                SlurmServices services = new SlurmServices(dir, config(slurm, "batch", "pool.batch.max = 2",
+                        "pool.batch.idleTimeout = 10s", "pool.batch.resource.ib = true",
+                        "shared.matlab.total = 1"))) {
+            String first = slurm.sbatch("-N", "1", "-c", "4", "--licenses=matlab:1", "--constraint=ib",
+                    "--wrap", "sleep 15");
+            String second = slurm.sbatch("-N", "1", "-c", "4", "--licenses=matlab:1", "--constraint=ib",
+                    "--wrap", "sleep 5");
+            services.cycle(slurm);
+            DocumentStore documents = new DocumentStore(services.store);
+            JobDocument waiting = documents.read(new DocumentKey("batch", second), JobDocument.class).orElseThrow()
+                    .document();
+            assertEquals(JobState.Waiting, waiting.status());
+            assertEquals("shared resource matlab: it asks for 1 and 0 of the 1 free now are left for it",
+                    waiting.waitingFor());
+            assertEquals("[{\"ib\":true}]", waiting.constraints());
+
+            services.until(slurm, Duration.ofMinutes(3), "both jobs completed", () -> {
+                Map<String, JsonNode> known = slurm.jobs();
+                return Stream.of(first, second).allMatch(id -> known.containsKey(id) && completed(known.get(id)));
+            });
+            assertEquals(1, services.peakRunning, "the job waiting for the licence never had a node started for it");
             assertEquals(List.of(), slurm.violations());
         }
     }

@@ -3,6 +3,7 @@ package io.hpcscale.agent.slurm;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hpcscale.common.agent.Agent;
+import io.hpcscale.common.agent.JobAdmission;
 import io.hpcscale.common.agent.PoolMap;
 import io.hpcscale.common.config.ConfigCatalog;
 import io.hpcscale.common.config.ConfigLoader;
@@ -17,6 +18,7 @@ import io.hpcscale.scaler.plan.EventKind;
 import io.hpcscale.scaler.plan.Planner;
 import io.hpcscale.scaler.pool.PoolConfig;
 import io.hpcscale.scaler.pool.PoolConfigs;
+import io.hpcscale.scaler.pool.PoolMatching;
 import io.hpcscale.scaler.run.ActionGate;
 import io.hpcscale.scaler.run.ActionHooks;
 import io.hpcscale.scaler.run.CloudThrottles;
@@ -60,18 +62,21 @@ final class SlurmServices implements AutoCloseable {
                 Clock.systemUTC());
         DocumentStore documents = new DocumentStore(store);
         adapter = SlurmAgentMain.adapter(agentSettings, new ZtExecCommandRunner());
-        agent = new Agent(adapter, documents, PoolMap.fromSettings(agentSettings, "partition"), "head", "test");
+        agent = new Agent(adapter, documents, PoolMap.fromSettings(agentSettings, "partition"), "head", "test",
+                JobAdmission.fromSettings(agentSettings, new ZtExecCommandRunner()));
         ActionGate gate = new ActionGate();
         CloudProviders providers = new CloudProviders(scalerSettings, new ZtExecCommandRunner(),
                 new SimulatedCloud(Clock.systemUTC()), gate);
         List<PoolRuntime> pools = new ArrayList<>();
-        for (PoolConfig pool : PoolConfigs.fromSettings(scalerSettings).values()) {
+        Map<String, PoolConfig> configs = PoolConfigs.fromSettings(scalerSettings);
+        for (PoolConfig pool : configs.values()) {
             pools.add(new PoolRuntime(pool, providers.forPool(pool.name())));
         }
         ScalerEvents recorder = new ScalerEvents(documents, Duration.ofDays(1), true);
         recorder.addListener(events::add);
         scaler = new Scaler(pools, new Scaler.Wiring(documents,
-                new Planner(scalerSettings.duration("scaler.staleAfter")), recorder,
+                new Planner(scalerSettings.duration("scaler.staleAfter"), Map.of(),
+                        PoolMatching.forPools(configs.values())), recorder,
                 ScalerLease.forThisProcess(documents, Duration.ofMinutes(3)), gate, new CloudThrottles(),
                 Runnable::run, Clock.systemUTC(), false, RemovalInbox.none(), Duration.ofHours(1),
                 ActionHooks.none()));

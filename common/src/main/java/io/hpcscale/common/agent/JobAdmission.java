@@ -1,5 +1,8 @@
 package io.hpcscale.common.agent;
 
+import io.hpcscale.common.config.Settings;
+import io.hpcscale.common.exec.CommandLimits;
+import io.hpcscale.common.exec.CommandRunner;
 import io.hpcscale.common.model.JobState;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -19,6 +22,13 @@ public final class JobAdmission {
 
     public JobAdmission(SharedResources shared) {
         this.shared = shared;
+    }
+
+    /** The shared resources the settings count ({@code shared.<r>.*}), their commands run within the agent's limits. */
+    public static JobAdmission fromSettings(Settings settings, CommandRunner runner) {
+        CommandLimits limits = new CommandLimits(settings.duration("agent.commandTimeout"), "agent.commandTimeout",
+                settings.size("agent.commandMaxOutput"), "agent.commandMaxOutput");
+        return new JobAdmission(SharedResources.fromSettings(settings, runner, limits));
     }
 
     public static JobAdmission none() {

@@ -2,14 +2,12 @@ package io.hpcscale.common.agent.cli;
 
 import io.hpcscale.common.agent.Agent;
 import io.hpcscale.common.agent.JobAdmission;
-import io.hpcscale.common.agent.SharedResources;
 import io.hpcscale.common.agent.PoolMap;
 import io.hpcscale.common.agent.QueueCheck;
 import io.hpcscale.common.agent.SchedulerAdapter;
 import io.hpcscale.common.agent.SchedulerReadException;
 import io.hpcscale.common.cli.Version;
 import io.hpcscale.common.config.Settings;
-import io.hpcscale.common.exec.CommandLimits;
 import io.hpcscale.common.exec.ZtExecCommandRunner;
 import io.hpcscale.common.store.ClusterLoadStore;
 import io.hpcscale.common.store.DocumentStore;
@@ -42,10 +40,8 @@ final class AgentRuntime implements AutoCloseable {
         SchedulerAdapter adapter = definition.adapterFactory().create(settings, new ZtExecCommandRunner());
         String host = settings.optionalString("agent.host").orElseGet(AgentRuntime::hostName);
         ClusterLoadStore store = StoreFactory.open(settings, clock);
-        CommandLimits limits = new CommandLimits(settings.duration("agent.commandTimeout"), "agent.commandTimeout",
-                settings.size("agent.commandMaxOutput"), "agent.commandMaxOutput");
         Agent agent = new Agent(adapter, new DocumentStore(store), pools, host, Version.current(),
-                new JobAdmission(SharedResources.fromSettings(settings, new ZtExecCommandRunner(), limits)));
+                JobAdmission.fromSettings(settings, new ZtExecCommandRunner()));
         warnOfUnknownQueues(adapter, pools, definition.queueProperty());
         return new AgentRuntime(store, agent, settings.duration("agent.interval"));
     }
