@@ -21,6 +21,7 @@ public final class ScalerMain {
         commandLine.addSubcommand("status", new StatusCommand());
         commandLine.addSubcommand("events", new EventsCommand());
         commandLine.addSubcommand("usage", new UsageCommand());
+        commandLine.addSubcommand("prices", new PricesCommand());
         commandLine.addSubcommand("documents", new DocumentsCommand());
         return commandLine;
     }

@@ -18,6 +18,8 @@ import io.hpcscale.scaler.plan.Planner;
 import io.hpcscale.scaler.metrics.ScalerMetrics;
 import io.hpcscale.scaler.pool.PoolConfig;
 import io.hpcscale.scaler.pool.PoolMatching;
+import io.hpcscale.scaler.pool.PriceFile;
+import io.hpcscale.scaler.pool.PriceList;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.hpcscale.scaler.pool.PoolConfigs;
 import io.hpcscale.scaler.run.ActionGate;
@@ -29,6 +31,7 @@ import io.hpcscale.scaler.run.RemovalInbox;
 import io.hpcscale.scaler.run.Scaler;
 import io.hpcscale.scaler.run.ScalerEvents;
 import io.hpcscale.scaler.run.ScalerLease;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -36,6 +39,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -135,8 +139,10 @@ final class ScalerRuntime implements AutoCloseable {
                 : StoreFactory.open(settings, clock);
         DocumentStore documents = new DocumentStore(store);
         List<PoolRuntime> pools = new ArrayList<>();
+        Supplier<PriceList> prices = settings.optionalString("scaler.priceList").<Supplier<PriceList>>map(
+                file -> new PriceFile(Path.of(file))).orElseGet(PriceFile::none);
         providerOf.forEach((config, provider) -> pools.add(new PoolRuntime(config, provider, config.fixed()
-                ? providers.targetForPool(config.name(), documents, clock) : null)));
+                ? providers.targetForPool(config.name(), documents, clock) : null, prices)));
         ScalerEvents events = new ScalerEvents(documents, settings.duration("scaler.eventTtl"), !dryRun);
         RemovalInbox removals = providers.removalInbox(clock);
         ExecutorService poolThreads = Executors.newFixedThreadPool(settings.intValue("scaler.poolConcurrency"),

@@ -9,9 +9,12 @@ import io.hpcscale.common.store.ClusterLoadStore;
 import io.hpcscale.common.store.DocumentStore;
 import io.hpcscale.common.store.StoreFactory;
 import io.hpcscale.scaler.documents.UsageDocument;
+import io.hpcscale.scaler.pool.PriceFile;
+import io.hpcscale.scaler.pool.PriceList;
 import io.hpcscale.scaler.report.UsageReport;
 import io.hpcscale.scaler.report.UsageRow;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.LocalDate;
@@ -34,7 +37,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(mixinStandardHelpOptions = true, versionProvider = io.hpcscale.common.cli.Version.class, name = "usage",
         description = "Report instance-hours per pool (or per day), the share of them idle, and their cost where "
-                + "pool.<name>.pricePerHour is set.")
+                + "pool.<name>.pricePerHour is set, or scaler.priceList has the pool's vmSize in its node.location.")
 final class UsageCommand implements Callable<Integer> {
     @ParentCommand
     private RootCommand root;
@@ -104,13 +107,21 @@ final class UsageCommand implements Callable<Integer> {
         return 0;
     }
 
+    /**
+     * Each pool's size and price: {@code pricePerHour}, else the price list's for the {@code vmSize},
+     * {@code node.location} and {@code node.spot} the settings give (usage calls no cloud to read them).
+     */
     private static Map<String, UsageReport.PoolPricing> pricing(Settings settings) {
+        PriceList list = settings.optionalString("scaler.priceList").map(file -> new PriceFile(Path.of(file)).get())
+                .orElse(PriceList.NONE);
         Map<String, UsageReport.PoolPricing> pricing = new LinkedHashMap<>();
         for (String name : settings.poolNames()) {
             PoolSettings pool = settings.pool(name);
             String size = pool.optionalString("vmSize").orElseGet(() -> shape(pool));
-            pricing.put(name, new UsageReport.PoolPricing(size,
-                    settings.optionalDecimal(pool.key("pricePerHour"))));
+            Optional<Double> price = settings.optionalDecimal(pool.key("pricePerHour")).or(() -> list.price(
+                    pool.optionalString("vmSize").orElse(null), pool.optionalString("node.location").orElse(null),
+                    pool.optionalString("node.spot").map(Boolean::parseBoolean).orElse(false)));
+            pricing.put(name, new UsageReport.PoolPricing(size, price));
         }
         return pricing;
     }

@@ -19,6 +19,9 @@ final class Fields {
     static final String EVICTION_ROUNDS = "EvictionRounds";
     static final String EXPIRES_AT = "ExpiresAt";
     static final String GROWING = "Growing";
+    static final String GANGS = "Gangs";
+    static final String NODES = "Nodes";
+    static final String GIVEN_BACK_AT = "GivenBackAt";
     static final String GROWN_AT = "GrownAt";
     static final String HOLDER = "Holder";
     static final String HOST = "Host";

@@ -56,7 +56,8 @@ public record ScalerStateDocument(
         SortedMap<String, RemovalRecord> removals,
         SortedMap<String, String> sealedScaleSets,
         Instant grownAt,
-        SortedMap<String, GrowthAsked> growing) implements ClusterLoadDocument {
+        SortedMap<String, GrowthAsked> growing,
+        SortedMap<String, GangWait> gangs) implements ClusterLoadDocument {
 
     /** A create written down before the call: instances found active that no record explains are attributed to it. */
     public record PendingCreate(int count, Instant at, String reason) {
@@ -74,11 +75,12 @@ public record ScalerStateDocument(
         sealedScaleSets = Collections.unmodifiableSortedMap(sealedScaleSets == null ? new TreeMap<>()
                 : new TreeMap<>(sealedScaleSets));
         growing = Collections.unmodifiableSortedMap(growing == null ? new TreeMap<>() : new TreeMap<>(growing));
+        gangs = Collections.unmodifiableSortedMap(gangs == null ? new TreeMap<>() : new TreeMap<>(gangs));
     }
 
     public static ScalerStateDocument empty(String poolName) {
         return new ScalerStateDocument(poolName, new TreeMap<>(), 0, null, null, null, null, null, null, 0, List.of(),
-                new TreeMap<>(), new TreeMap<>(), null, new TreeMap<>());
+                new TreeMap<>(), new TreeMap<>(), null, new TreeMap<>(), new TreeMap<>());
     }
 
     public static String idFor(String poolName) {
@@ -118,14 +120,14 @@ public record ScalerStateDocument(
         changed.put(instanceId, record);
         return new ScalerStateDocument(poolName, changed, consecutiveBootFailures, backoffUntil, backoffReason,
                 throttledUntil, throttleReason, pendingCreate, lastAction, evictions, evictionRounds, removals,
-                sealedScaleSets, grownAt, growing);
+                sealedScaleSets, grownAt, growing, gangs);
     }
 
     /** All instance records at once: one copy, where a record at a time would copy the map each time. */
     public ScalerStateDocument withInstances(SortedMap<String, InstanceRecord> records) {
         return new ScalerStateDocument(poolName, records, consecutiveBootFailures, backoffUntil, backoffReason,
                 throttledUntil, throttleReason, pendingCreate, lastAction, evictions, evictionRounds, removals,
-                sealedScaleSets, grownAt, growing);
+                sealedScaleSets, grownAt, growing, gangs);
     }
 
     /** Forgets instances the cloud no longer has. */
@@ -134,45 +136,45 @@ public record ScalerStateDocument(
         kept.keySet().retainAll(instanceIds);
         return new ScalerStateDocument(poolName, kept, consecutiveBootFailures, backoffUntil, backoffReason,
                 throttledUntil, throttleReason, pendingCreate, lastAction, evictions, evictionRounds, removals,
-                sealedScaleSets, grownAt, growing);
+                sealedScaleSets, grownAt, growing, gangs);
     }
 
     public ScalerStateDocument withBootFailures(int failures) {
         return new ScalerStateDocument(poolName, instances, failures, backoffUntil, backoffReason, throttledUntil,
                 throttleReason, pendingCreate, lastAction, evictions, evictionRounds, removals, sealedScaleSets, grownAt,
-                growing);
+                growing, gangs);
     }
 
     /** Starts nothing until {@code until}; the count of failed boots begins again. */
     public ScalerStateDocument backoff(Instant until, String reason) {
         return new ScalerStateDocument(poolName, instances, 0, until, reason, throttledUntil, throttleReason,
-                pendingCreate, lastAction, evictions, evictionRounds, removals, sealedScaleSets, grownAt, growing);
+                pendingCreate, lastAction, evictions, evictionRounds, removals, sealedScaleSets, grownAt, growing, gangs);
     }
 
     /** Calls no cloud of the pool before {@code until}, for the reason given (said in status). */
     public ScalerStateDocument throttle(Instant until, String reason) {
         return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
                 until, reason, pendingCreate, lastAction, evictions, evictionRounds, removals, sealedScaleSets,
-                grownAt, growing);
+                grownAt, growing, gangs);
     }
 
     public ScalerStateDocument withPendingCreate(PendingCreate pending) {
         return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
                 throttledUntil, throttleReason, pending, lastAction, evictions, evictionRounds, removals,
-                sealedScaleSets, grownAt, growing);
+                sealedScaleSets, grownAt, growing, gangs);
     }
 
     public ScalerStateDocument withLastAction(LastAction action) {
         return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
                 throttledUntil, throttleReason, pendingCreate, action, evictions, evictionRounds, removals,
-                sealedScaleSets, grownAt, growing);
+                sealedScaleSets, grownAt, growing, gangs);
     }
 
     /** One more instance the cloud took back. */
     public ScalerStateDocument withEviction() {
         return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
                 throttledUntil, throttleReason, pendingCreate, lastAction, evictions + 1, evictionRounds, removals,
-                sealedScaleSets, grownAt, growing);
+                sealedScaleSets, grownAt, growing, gangs);
     }
 
     /** A cycle that found evictions; only the most recent {@code keep} rounds are kept. */
@@ -184,7 +186,7 @@ public record ScalerStateDocument(
         }
         return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
                 throttledUntil, throttleReason, pendingCreate, lastAction, evictions, rounds, removals,
-                sealedScaleSets, grownAt, growing);
+                sealedScaleSets, grownAt, growing, gangs);
     }
 
     /** How many cycles that found evictions fall at or after {@code since}. */
@@ -198,7 +200,7 @@ public record ScalerStateDocument(
         changed.put(instanceId, record);
         return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
                 throttledUntil, throttleReason, pendingCreate, lastAction, evictions, evictionRounds, changed,
-                sealedScaleSets, grownAt, growing);
+                sealedScaleSets, grownAt, growing, gangs);
     }
 
     /** A fixed pool's count as read, less the removals taken on that it does not reflect yet. */
@@ -222,7 +224,7 @@ public record ScalerStateDocument(
         }
         return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
                 throttledUntil, throttleReason, pendingCreate, lastAction, evictions, evictionRounds, kept,
-                sealedScaleSets, grownAt, growing);
+                sealedScaleSets, grownAt, growing, gangs);
     }
 
     public Optional<RemovalRecord> removal(String instanceId) {
@@ -235,20 +237,27 @@ public record ScalerStateDocument(
         sealed.put(scaleSet, when);
         return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
                 throttledUntil, throttleReason, pendingCreate, lastAction, evictions, evictionRounds, removals, sealed,
-                grownAt, growing);
+                grownAt, growing, gangs);
     }
 
     /** hpcscale asks the cloud for more instances now. */
     public ScalerStateDocument grown(Instant at) {
         return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
                 throttledUntil, throttleReason, pendingCreate, lastAction, evictions, evictionRounds, removals,
-                sealedScaleSets, at, growing);
+                sealedScaleSets, at, growing, gangs);
     }
 
     /** The scale sets asked to grow and not yet seen running what they were asked, as the provider now knows them. */
     public ScalerStateDocument withGrowing(Map<String, GrowthAsked> now) {
         return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
                 throttledUntil, throttleReason, pendingCreate, lastAction, evictions, evictionRounds, removals,
-                sealedScaleSets, grownAt, new TreeMap<>(now));
+                sealedScaleSets, grownAt, new TreeMap<>(now), gangs);
+    }
+
+    /** The gang jobs waiting for the nodes started for them, by job id, as this cycle leaves them. */
+    public ScalerStateDocument withGangs(Map<String, GangWait> now) {
+        return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
+                throttledUntil, throttleReason, pendingCreate, lastAction, evictions, evictionRounds, removals,
+                sealedScaleSets, grownAt, growing, new TreeMap<>(now));
     }
 }

@@ -49,6 +49,13 @@ public final class ScalerStateFormat implements DocumentFormat<ScalerStateDocume
             putInstant(g, Fields.AT, asked.at());
             g.put(Fields.CAPACITY, asked.capacity());
         });
+        ObjectNode gangs = json.putObject(Fields.GANGS);
+        state.gangs().forEach((job, wait) -> {
+            ObjectNode g = gangs.putObject(job);
+            putInstant(g, Fields.AT, wait.askedAt());
+            g.put(Fields.NODES, wait.nodes());
+            putInstant(g, Fields.GIVEN_BACK_AT, wait.givenBackAt());
+        });
         ObjectNode removals = json.putObject(Fields.REMOVALS);
         state.removals().forEach((id, removal) -> {
             ObjectNode r = removals.putObject(id);
@@ -114,7 +121,8 @@ public final class ScalerStateFormat implements DocumentFormat<ScalerStateDocume
                 fields.optionalText(Fields.BACKOFF_REASON), fields.instant(Fields.THROTTLED_UNTIL),
                 fields.optionalText(Fields.THROTTLE_REASON), pendingCreate,
                 lastAction, fields.number(Fields.EVICTIONS, 0), fields.instantList(Fields.EVICTION_ROUNDS),
-                decodeRemovals(fields), decodeSealed(fields), fields.instant(Fields.GROWN_AT), decodeGrowing(fields));
+                decodeRemovals(fields), decodeSealed(fields), fields.instant(Fields.GROWN_AT), decodeGrowing(fields),
+                decodeGangs(fields));
     }
 
     private static void encodeInstanceRecord(InstanceRecord record, ObjectNode json) {
@@ -184,6 +192,25 @@ public final class ScalerStateFormat implements DocumentFormat<ScalerStateDocume
             growing.put(entry.getKey(), new GrowthAsked(g.requiredInstant(Fields.AT), g.intNumber(Fields.CAPACITY, 0)));
         }
         return growing;
+    }
+
+    private static SortedMap<String, GangWait> decodeGangs(FieldReader state) {
+        SortedMap<String, GangWait> gangs = new TreeMap<>();
+        JsonNode byJob = state.node(Fields.GANGS);
+        if (byJob == null || byJob.isNull()) {
+            return gangs;
+        }
+        if (!byJob.isObject()) {
+            throw state.fail(Fields.GANGS, "is not an object of gang jobs waiting for their nodes, by job id");
+        }
+        Iterator<Map.Entry<String, JsonNode>> entries = byJob.fields();
+        while (entries.hasNext()) {
+            Map.Entry<String, JsonNode> entry = entries.next();
+            FieldReader g = state.nested(Fields.GANGS + "." + entry.getKey(), entry.getValue());
+            gangs.put(entry.getKey(), new GangWait(g.requiredInstant(Fields.AT), g.intNumber(Fields.NODES, 0),
+                    g.instant(Fields.GIVEN_BACK_AT)));
+        }
+        return gangs;
     }
 
     private static InstanceRecord decodeInstanceRecord(FieldReader state, String id, JsonNode json) {

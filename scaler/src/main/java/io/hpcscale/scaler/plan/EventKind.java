@@ -44,6 +44,8 @@ public enum EventKind {
     STALE("stale", false),
     BACKOFF("backoff", false),
     UNSATISFIABLE("unsatisfiable", false),
+    /** A job needing all its nodes at once did not get them all within the pool's gangTimeout: they are given back. */
+    GANG_INCOMPLETE("gang-incomplete", false),
     AT_MAX("at-max", false),
     NOTHING_TO_START("nothing-to-start", false),
     WAITING_FOR_JOBS("waiting-for-jobs", false),

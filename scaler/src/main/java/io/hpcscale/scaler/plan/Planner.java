@@ -4,6 +4,7 @@ import io.hpcscale.common.config.Durations;
 import io.hpcscale.common.model.JobDocument;
 import io.hpcscale.scaler.documents.ScalerStateDocument;
 import io.hpcscale.scaler.match.JobMatching;
+import io.hpcscale.scaler.match.PoolFit;
 import io.hpcscale.scaler.pool.PoolConfig;
 import java.time.Duration;
 import java.util.HashSet;
@@ -92,11 +93,17 @@ public final class Planner {
             decideAll(view, draft, List.of(new SchedulerPowerRequests()));
             return result(view, draft, Demand.none());
         }
-        Demand demand = fresh ? PoolDemand.read(view, PoolDemand.newNodesAllowed(view),
-                matching.forPool(state.node()), draft) : Demand.none();
+        Demand demand = Demand.none();
+        ScalerStateDocument memory = view.memory();
+        if (fresh) {
+            PoolFit fit = matching.forPool(state.node());
+            GangWatch gangs = new GangWatch(view, fit);
+            demand = PoolDemand.read(view, PoolDemand.newNodesAllowed(view), fit, gangs.heldBack(draft), draft);
+            memory = gangs.after(demand);
+        }
         decideAll(view, draft, fresh ? inOrder(state.pool().decisions(), demand)
                 : List.of(new ScaleUp(demand), new VanishedDrains()));
-        return result(view, draft, demand);
+        return result(view.state(), memory, draft, demand, passedOn(view, demand));
     }
 
     /**
@@ -110,7 +117,8 @@ public final class Planner {
         }
         PlanDraft unused = new PlanDraft();
         PoolView view = InstanceSorting.sort(state, PoolObservation.settle(state, unused), true, unused);
-        return PoolDemand.read(view, 0, matching.forPool(state.node())).placedOnExisting();
+        PoolFit fit = matching.forPool(state.node());
+        return PoolDemand.read(view, 0, fit, new GangWatch(view, fit).heldBack(unused)).placedOnExisting();
     }
 
     /** The pool's decisions as its configuration orders them; the administrator's run only with a fresh read. */

@@ -8,7 +8,9 @@ import io.hpcscale.scaler.plan.DemandCalculator.Capacity;
 import io.hpcscale.scaler.plan.DemandCalculator.Kind;
 import io.hpcscale.scaler.pool.PoolConfig;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * What the pool's queued jobs need of it, given the room of its nodes in service, its booting instances and how
@@ -30,8 +32,8 @@ public final class PoolDemand {
     }
 
     /** The demand; jobs that can never run in a pool without a fallback are noted in the draft. */
-    static Demand read(PoolView view, int newNodesAllowed, PoolFit fit, PlanDraft draft) {
-        Demand demand = read(view, newNodesAllowed, fit);
+    static Demand read(PoolView view, int newNodesAllowed, PoolFit fit, Set<String> heldBack, PlanDraft draft) {
+        Demand demand = read(view, newNodesAllowed, fit, heldBack);
         if (view.state().fallback() == null) {
             for (Demand.Unsatisfiable job : demand.unsatisfiable()) {
                 draft.note(EventKind.UNSATISFIABLE, "job " + job.jobId() + " can never run in this pool: "
@@ -51,7 +53,8 @@ public final class PoolDemand {
         return demand.unsatisfiable().isEmpty() ? null : demand.unsatisfiable().get(0).reason();
     }
 
-    static Demand read(PoolView view, int newNodesAllowed, PoolFit fit) {
+    /** @param heldBack jobs left out this cycle ({@link GangWatch}): not placed, and passed on in a group */
+    static Demand read(PoolView view, int newNodesAllowed, PoolFit fit, Set<String> heldBack) {
         PoolConfig pool = view.pool();
         List<Capacity> capacity = new ArrayList<>();
         for (Instance instance : view.running()) {
@@ -75,7 +78,16 @@ public final class PoolDemand {
             capacity.add(new Capacity(instance.nodeName(), Kind.BOOTING, pool.shape().cpus(),
                     pool.shape().memoryMb(), pool.shape().gpus(), true));
         }
-        return new DemandCalculator(pool.shape(), pool.max(), fit).compute(view.consideredJobs(), capacity,
-                newNodesAllowed);
+        if (heldBack.isEmpty()) {
+            return new DemandCalculator(pool.shape(), pool.max(), fit).compute(view.consideredJobs(), capacity,
+                    newNodesAllowed);
+        }
+        List<JobDocument> jobs = view.consideredJobs().stream().filter(j -> !heldBack.contains(j.schedulerId()))
+                .toList();
+        Demand demand = new DemandCalculator(pool.shape(), pool.max(), fit).compute(jobs, capacity, newNodesAllowed);
+        Set<String> notPlaced = new HashSet<>(demand.notPlaced());
+        notPlaced.addAll(heldBack);
+        return new Demand(demand.jobsConsidered(), demand.newNodes(), demand.nodesInUse(), demand.drainsToCancel(),
+                demand.unsatisfiable(), demand.jobsBeyondMax(), demand.placedOnExisting(), notPlaced);
     }
 }

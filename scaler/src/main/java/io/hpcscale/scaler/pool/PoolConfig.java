@@ -23,6 +23,8 @@ import java.util.Objects;
  *                                  the administrator's own ({@code io.hpcscale.scaler.plan.CustomDecision}) among them
  * @param matching                  which of its queue's jobs the pool takes: price, node properties, resources, the
  *                                  queue's constraint
+ * @param gangTimeout               how long a job that needs all its nodes at once (a gang) waits for the nodes started
+ *                                  for it before those that came are given back
  */
 public record PoolConfig(
         String name,
@@ -43,7 +45,8 @@ public record PoolConfig(
         FixedTarget fixedTarget,
         EvictionBackoff evictionBackoff,
         List<String> decisions,
-        PoolMatching matching) {
+        PoolMatching matching,
+        Duration gangTimeout) {
 
     public static final String SCALE_UP = "scaleUp";
     public static final String DRAIN_COMPLETION = "drainCompletion";
@@ -83,6 +86,6 @@ public record PoolConfig(
     public PoolConfig withShapeFromProvider(VmShape fromProvider) {
         return new PoolConfig(name, shapeSettings, shapeSettings.over(fromProvider), min, max, idleTimeout,
                 bootTimeout, countHeldJobs, stopAction, maxStartPerCycle, maxStopPerCycle, bootFailuresBeforeBackoff,
-                capacityBackoff, followPowerRequests, fallbacks, fixedTarget, evictionBackoff, decisions, matching);
+                capacityBackoff, followPowerRequests, fallbacks, fixedTarget, evictionBackoff, decisions, matching, gangTimeout);
     }
 }

@@ -96,7 +96,7 @@ public final class PoolConfigs {
                             FixedTarget.Shrink.fromSetting(pool.string("shrink"))) : null,
                     new EvictionBackoff(pool.intValue("evictionRoundsBeforeBackoff"),
                             pool.duration("evictionWindow")), decisions(pool, problems),
-                    matching(settings, pool, groups, problems)));
+                    matching(settings, pool, groups, problems), pool.duration("gangTimeout")));
             if ("fixed".equals(pool.string("target")) && followsPowerRequests) {
                 problems.add(pool.key("target") + " = fixed cannot be combined with " + pool.key(FOLLOW_POWER_REQUESTS)
                         + " = true: the scheduler decides which nodes run; choose one");

@@ -4,6 +4,8 @@ import io.hpcscale.common.model.VmDocument;
 import io.hpcscale.scaler.cloud.CloudException;
 import io.hpcscale.scaler.cloud.CloudProvider;
 import io.hpcscale.scaler.match.NodeProperties;
+import io.hpcscale.scaler.pool.PriceFile;
+import io.hpcscale.scaler.pool.PriceList;
 import io.hpcscale.scaler.pool.PoolConfig;
 import io.hpcscale.scaler.plan.TargetReading;
 import io.hpcscale.scaler.pool.VmShape;
@@ -11,6 +13,7 @@ import io.hpcscale.scaler.fixed.TargetSource;
 import io.hpcscale.scaler.fixed.TargetUnavailableException;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 import java.util.OptionalInt;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,14 +28,22 @@ public final class PoolRuntime {
     private final CloudProvider provider;
     private final TargetSource target;
     private volatile PoolConfig config;
+    private final Supplier<PriceList> prices;
     private volatile boolean shapeChecked;
 
     public PoolRuntime(PoolConfig config, CloudProvider provider) {
         this(config, provider, null);
     }
 
-    /** @param target where a fixed pool's count lives; null for a pool whose queued jobs decide */
     public PoolRuntime(PoolConfig config, CloudProvider provider, TargetSource target) {
+        this(config, provider, target, PriceFile.none());
+    }
+
+    /**
+     * @param target where a fixed pool's count lives; null for a pool whose queued jobs decide
+     * @param prices the price list, for a pool whose settings give no {@code pricePerHour}
+     */
+    public PoolRuntime(PoolConfig config, CloudProvider provider, TargetSource target, Supplier<PriceList> prices) {
         if (config.fixed() && target == null) {
             throw new IllegalArgumentException("pool " + config.name() + " keeps a fixed target but has no source "
                     + "for it");
@@ -40,6 +51,7 @@ public final class PoolRuntime {
         this.config = config;
         this.provider = provider;
         this.target = config.fixed() ? target : null;
+        this.prices = prices;
     }
 
     public String name() {
@@ -53,6 +65,19 @@ public final class PoolRuntime {
 
     public CloudProvider provider() {
         return provider;
+    }
+
+    /**
+     * One instance's price per hour: the pool's {@code pricePerHour}, else the price list's for its VM size, region
+     * and priority as the cloud says them; null when neither knows.
+     */
+    public Double pricePerHour() {
+        if (config.matching().pricePerHour() != null) {
+            return config.matching().pricePerHour();
+        }
+        NodeProperties node = node();
+        return prices.get().price((String) node.property("vm_size"), (String) node.property("location"),
+                Boolean.TRUE.equals(node.property("spot"))).orElse(null);
     }
 
     /** What the pool's node is and has for jobs' constraints: the settings over what the cloud says. */

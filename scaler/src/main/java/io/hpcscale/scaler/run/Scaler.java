@@ -85,7 +85,7 @@ public final class Scaler {
     /** The pools that serve the pool's queue with it, in the order its jobs try them; empty for an unknown pool. */
     public List<PoolRuntime> groupOf(String pool) {
         return groups.stream().filter(g -> g.stream().anyMatch(p -> p.name().equals(pool))).findFirst()
-                .orElse(List.of());
+                .map(Scaler::cheapestFirst).orElse(List.of());
     }
 
     public Planner planner() {
@@ -206,7 +206,7 @@ public final class Scaler {
                 group.forEach(pool -> outcomes.add(busy(pool, running.since(), now)));
                 continue;
             }
-            GroupCycle part = new GroupCycle(group.stream().map(p -> new PoolCycle(p, view, now, act, context,
+            GroupCycle part = new GroupCycle(cheapestFirst(group).stream().map(p -> new PoolCycle(p, view, now, act, context,
                     removals.getOrDefault(p.name(), List.of()))).toList(), view, now, context);
             CompletableFuture<List<PoolOutcome>> outcome = new CompletableFuture<>();
             started.put(group, outcome);
@@ -282,20 +282,26 @@ public final class Scaler {
             group.add(pool);
             pool.config().fallbacks().stream().map(byName::get).filter(Objects::nonNull)
                     .forEach(group::add);
-            groups.add(cheapestFirst(group));
+            groups.add(List.copyOf(group));
         }
         return List.copyOf(groups);
     }
 
     /**
-     * A group whose every pool has a price is tried cheapest first, so that each job goes to the cheapest pool it
-     * fits (pools of one price keep their listed order); otherwise the listed order, primary first.
+     * A group whose every pool has a price (its setting, or the price list's) is tried cheapest first, so that each
+     * job goes to the cheapest pool it fits (pools of one price keep their listed order); otherwise the listed order,
+     * primary first. Decided each cycle: a price list refreshed, or a VM size first read, changes it.
      */
     static List<PoolRuntime> cheapestFirst(List<PoolRuntime> group) {
-        if (group.stream().anyMatch(p -> p.config().matching().pricePerHour() == null)) {
-            return List.copyOf(group);
+        Map<PoolRuntime, Double> prices = new LinkedHashMap<>();
+        for (PoolRuntime pool : group) {
+            Double price = pool.pricePerHour();
+            if (price == null) {
+                return group;
+            }
+            prices.put(pool, price);
         }
-        return group.stream().sorted(Comparator.comparingDouble(p -> p.config().matching().pricePerHour())).toList();
+        return group.stream().sorted(Comparator.comparingDouble(prices::get)).toList();
     }
 
     private static void complete(CompletableFuture<List<PoolOutcome>> outcome, GroupCycle part,

@@ -40,14 +40,17 @@ class ScalerDocumentFormatsTest {
     }
 
     @Test
-    void roundTripsAPoolsStateWithWhatItRemembersOfItsScaleSets() {
+    void roundTripsAPoolsStateWithWhatItRemembersOfItsScaleSetsAndGangs() {
         ScalerStateDocument state = ScalerStateDocument.empty("farm")
                 .withRemoval("farm_3", RemovalRecord.accepted(T, "node farm-3", true).lowering(8, 7))
                 .withSealed("farm-2", T + ": AllocationFailed")
                 .withGrowing(Map.of("farm-3", new GrowthAsked(T, 6)))
+                .withGangs(Map.of("mpi-8", new GangWait(T, 8, null),
+                        "mpi-16", new GangWait(T, 16, T.plusSeconds(600))))
                 .grown(T);
         ObjectNode json = codec.encode(state);
         assertEquals(6, json.path("Growing").path("farm-3").path("Capacity").asInt());
+        assertEquals(16, json.path("Gangs").path("mpi-16").path("Nodes").asInt());
         assertEquals(state, codec.decode(codec.parse(json.toString())));
     }
 

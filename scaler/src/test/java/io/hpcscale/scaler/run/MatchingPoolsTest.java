@@ -3,6 +3,7 @@ package io.hpcscale.scaler.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hpcscale.common.config.ConfigCatalog;
 import io.hpcscale.common.config.ConfigException;
 import io.hpcscale.common.config.ConfigLoader;
@@ -15,6 +16,7 @@ import io.hpcscale.scaler.Programs;
 import io.hpcscale.scaler.plan.EventKind;
 import io.hpcscale.scaler.pool.PoolConfig;
 import io.hpcscale.scaler.pool.PoolConfigs;
+import io.hpcscale.scaler.pool.PriceList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -129,6 +131,41 @@ class MatchingPoolsTest {
         assertTrue(unsatisfiable.get(0).reason().contains("job licensed can never run in this pool: its constraints "
                 + "are not met: Property[name=node.location value='westeurope'] != None"),
                 unsatisfiable.get(0).reason());
+    }
+
+    @Test
+    void poolsWithoutAPriceTakeThePriceListsForTheirSizeRegionAndPriority() throws Exception {
+        Map<String, String> values = new LinkedHashMap<>();
+        pool(values, "large", 64, null);
+        values.put("pool.large.fallbacks", "medium, small");
+        pool(values, "medium", 16, null);
+        pool(values, "small", 4, null);
+        for (String name : List.of("large", "medium", "small")) {
+            values.put("pool." + name + ".node.location", "eastus");
+        }
+        values.put("pool.small.node.spot", "true");
+        Map<String, PoolConfig> configs = PoolConfigs.fromSettings(new ConfigLoader(ConfigCatalog.installed())
+                .fromMap(values, Programs.SCALER));
+        PriceList list = PriceList.of(new ObjectMapper().readTree("""
+                [{"armSkuName":"Standard_F64s_v2","armRegionName":"eastus","retailPrice":2.7,"type":"Consumption",
+                  "unitOfMeasure":"1 Hour","productName":"Virtual Machines FSv2 Series","skuName":"F64s v2"},
+                 {"armSkuName":"Standard_F16s_v2","armRegionName":"eastus","retailPrice":0.68,"type":"Consumption",
+                  "unitOfMeasure":"1 Hour","productName":"Virtual Machines FSv2 Series","skuName":"F16s v2"},
+                 {"armSkuName":"Standard_F4s_v2","armRegionName":"eastus","retailPrice":0.169,"type":"Consumption",
+                  "unitOfMeasure":"1 Hour","productName":"Virtual Machines FSv2 Series","skuName":"F4s v2"},
+                 {"armSkuName":"Standard_F4s_v2","armRegionName":"eastus","retailPrice":0.0203,"type":"Consumption",
+                  "unitOfMeasure":"1 Hour","productName":"Virtual Machines FSv2 Series","skuName":"F4s v2 Spot"}]"""));
+        List<PoolRuntime> group = new java.util.ArrayList<>();
+        for (String name : List.of("large", "medium", "small")) {
+            fixture.cloud.addScaleSet(name, 10, name, java.time.Duration.ofMinutes(2));
+            group.add(new PoolRuntime(configs.get(name), fixture.cloud.provider(name), null, () -> list));
+        }
+        assertEquals(0.0203, group.get(2).pricePerHour(), "a Spot pool's Spot price");
+        assertEquals(List.of("small", "medium", "large"),
+                Scaler.cheapestFirst(group).stream().map(PoolRuntime::name).toList());
+        assertEquals(List.of("large", "medium", "small"), Scaler.cheapestFirst(List.of(group.get(0), group.get(1),
+                new PoolRuntime(configs.get("small"), fixture.cloud.provider("small")))).stream()
+                .map(PoolRuntime::name).toList(), "a pool with no price at all leaves the listed order");
     }
 
     @Test

@@ -1,0 +1,87 @@
+package io.hpcscale.scaler.plan;
+
+import io.hpcscale.common.config.Durations;
+import io.hpcscale.common.model.JobDocument;
+import io.hpcscale.common.model.Placement;
+import io.hpcscale.scaler.documents.GangWait;
+import io.hpcscale.scaler.documents.ScalerStateDocument;
+import io.hpcscale.scaler.match.Constraint;
+import io.hpcscale.scaler.match.PoolFit;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Jobs that need all their nodes at once in one placement group: MPI gangs ({@code in-a-placement-group}, or several
+ * nodes of a pool with InfiniBand). The planner already starts nodes for all of a job's chunks or for none; this
+ * times what was started. A gang whose nodes have not all come up within the pool's {@code gangTimeout} is given
+ * back: it is left out of the demand, so its nodes are idle and drained like any other, an event says so, and it is
+ * tried again after the pool's {@code capacityBackoff}. The clocks live in the pool's state ({@link GangWait}).
+ */
+final class GangWatch {
+    private final PoolView view;
+    private final PoolFit fit;
+    private final Map<String, GangWait> gangs;
+    private final Set<String> heldBack = new HashSet<>();
+
+    GangWatch(PoolView view, PoolFit fit) {
+        this.view = view;
+        this.fit = fit;
+        this.gangs = new TreeMap<>(view.memory().gangs());
+    }
+
+    /** How many nodes the job needs at once, if it is a gang in this pool; 0 otherwise. */
+    static int gangNodes(JobDocument job, PoolFit fit) {
+        Constraint constraint = fit.constraintOf(job);
+        boolean oneChunkEach = job.placement() == Placement.scatter
+                || constraint.exclusivity() == Constraint.Exclusivity.JOB;
+        int nodes = oneChunkEach ? job.chunkCount() : job.nodes();
+        boolean together = constraint.inOnePlacementGroup()
+                || Boolean.TRUE.equals(fit.node().property("infiniband"));
+        return nodes > 1 && together ? nodes : 0;
+    }
+
+    /** The gangs left out of this cycle's demand: given back now, or earlier and not yet due again. */
+    Set<String> heldBack(PlanDraft draft) {
+        Instant now = view.now();
+        Set<String> waiting = new HashSet<>();
+        view.consideredJobs().forEach(job -> waiting.add(job.schedulerId()));
+        gangs.keySet().removeIf(job -> !waiting.contains(job));
+        for (Map.Entry<String, GangWait> entry : new TreeMap<>(gangs).entrySet()) {
+            GangWait wait = entry.getValue();
+            if (wait.givenBackAt() != null) {
+                if (now.isBefore(wait.givenBackAt().plus(view.pool().capacityBackoff()))) {
+                    heldBack.add(entry.getKey());
+                } else {
+                    gangs.remove(entry.getKey());
+                }
+            } else if (!now.isBefore(wait.askedAt().plus(view.pool().gangTimeout()))) {
+                gangs.put(entry.getKey(), new GangWait(wait.askedAt(), wait.nodes(), now));
+                heldBack.add(entry.getKey());
+                draft.note(EventKind.GANG_INCOMPLETE, "job " + entry.getKey() + " needs " + wait.nodes()
+                        + " nodes at once; they were asked for at " + wait.askedAt() + " and have not all come up "
+                        + "within gangTimeout " + Durations.format(view.pool().gangTimeout()) + ": the nodes it has "
+                        + "are given back, and it is tried again after " + Durations.format(view.pool()
+                                .capacityBackoff()));
+            }
+        }
+        return Set.copyOf(heldBack);
+    }
+
+    /** The pool's memory with a clock for each gang this demand starts nodes for. */
+    ScalerStateDocument after(Demand demand) {
+        for (JobDocument job : view.consideredJobs()) {
+            String id = job.schedulerId();
+            if (gangs.containsKey(id) || demand.notPlaced().contains(id) || demand.placedOnExisting().contains(id)) {
+                continue;
+            }
+            int nodes = gangNodes(job, fit);
+            if (nodes > 0) {
+                gangs.put(id, new GangWait(view.now(), nodes, null));
+            }
+        }
+        return gangs.equals(view.memory().gangs()) ? view.memory() : view.memory().withGangs(gangs);
+    }
+}
