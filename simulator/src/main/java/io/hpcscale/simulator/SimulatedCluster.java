@@ -17,6 +17,7 @@ import io.hpcscale.scaler.fixed.StoredTarget;
 import io.hpcscale.scaler.fixed.TargetUnavailableException;
 import io.hpcscale.scaler.plan.Planner;
 import io.hpcscale.scaler.pool.PoolConfig;
+import io.hpcscale.scaler.pool.PoolMatching;
 import io.hpcscale.scaler.run.ActionGate;
 import io.hpcscale.scaler.run.ActionHooks;
 import io.hpcscale.scaler.run.CloudThrottles;
@@ -30,6 +31,7 @@ import io.hpcscale.scaler.run.ScalerLease;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -83,16 +85,26 @@ public final class SimulatedCluster {
     public SimulatedCluster(SettableClock clock, ClusterLoadStore store, Spec spec) {
         this.clock = clock;
         this.cloud = new SimulatedCloud(clock);
+        // A pool's queue is its name; a fallback's nodes serve its primary's queue, in the order the pools are given.
+        Map<String, String> primaryOf = new HashMap<>();
+        spec.pools().forEach(pool -> pool.fallbacks().forEach(fallback -> primaryOf.put(fallback, pool.name())));
         Map<String, String> queueByPool = new LinkedHashMap<>();
+        Map<String, Integer> cpusByPool = new HashMap<>();
+        Map<String, String> poolByQueue = new LinkedHashMap<>();
         for (PoolConfig pool : spec.pools()) {
             cloud.addScaleSet(pool.name(), spec.scaleSetSize(), pool.name() + "-vm", spec.bootDelays());
-            queueByPool.put(pool.name(), pool.name());
+            String queue = primaryOf.getOrDefault(pool.name(), pool.name());
+            queueByPool.put(pool.name(), queue);
+            cpusByPool.put(pool.name(), pool.shape().cpus());
+            if (queue.equals(pool.name())) {
+                poolByQueue.put(queue, pool.name());
+            }
         }
-        PoolConfig first = spec.pools().get(0);
-        this.scheduler = new SimulatedScheduler(cloud, clock, queueByPool, first.shape().cpus(),
-                first.shape().memoryMb());
+        this.scheduler = new SimulatedScheduler(cloud, clock, queueByPool, cpusByPool,
+                spec.pools().get(0).shape().memoryMb());
         this.documents = new DocumentStore(store);
-        this.poolMap = new PoolMap(queueByPool, Map.of());
+        this.poolMap = new PoolMap(poolByQueue, Map.of(), List.copyOf(primaryOf.keySet()),
+                PoolMap.MultiQueueRule.FIRST);
         this.agent = newAgent();
         this.events = new ScalerEvents(documents, spec.eventTtl(), true);
         this.spec = spec;
@@ -111,7 +123,8 @@ public final class SimulatedCluster {
                         p.fixed() ? new StoredTarget(documents, p.name(), clock) : null)).toList();
         ScalerLease lease = new ScalerLease(documents, LEASE_TTL, new LeaseHolder(host, process, "simulated-boot"),
                 runningScalerProcesses::contains, Monotonic.following(clock));
-        return new Scaler(runtimes, new Scaler.Wiring(documents, new Planner(spec.staleAfter()), events, lease,
+        return new Scaler(runtimes, new Scaler.Wiring(documents, new Planner(spec.staleAfter(), Map.of(),
+                PoolMatching.forPools(spec.pools())), events, lease,
                 new ActionGate(), new CloudThrottles(), Runnable::run, clock, false, removals, Duration.ofHours(1),
                 ActionHooks.none()));
     }

@@ -55,6 +55,7 @@ public final class SimulatedScheduler implements SchedulerAdapter {
         final String name;
         final String pool;
         final String queue;
+        final int cpus;
         boolean up;
         boolean offline;
         String comment;
@@ -74,10 +75,11 @@ public final class SimulatedScheduler implements SchedulerAdapter {
         Boolean knownHeldWhenAsked;
         String job;
 
-        Node(String name, String pool, String queue) {
+        Node(String name, String pool, String queue, int cpus) {
             this.name = name;
             this.pool = pool;
             this.queue = queue;
+            this.cpus = cpus;
         }
     }
 
@@ -112,9 +114,11 @@ public final class SimulatedScheduler implements SchedulerAdapter {
 
     private final SimulatedCloud cloud;
     private final Clock clock;
-    private final int cpusPerNode;
+    private final Map<String, Integer> cpusByPool;
     private final long memoryMbPerNode;
     private final Map<String, String> queueByPool;
+    /** Each queue's pools, in the order its jobs try them. */
+    private final Map<String, List<String>> poolsByQueue = new HashMap<>();
     private final Map<String, Node> nodes = new TreeMap<>();
     private final List<SimJob> queued = new ArrayList<>();
     private final Map<String, Running> running = new LinkedHashMap<>();
@@ -138,12 +142,29 @@ public final class SimulatedScheduler implements SchedulerAdapter {
      */
     public SimulatedScheduler(SimulatedCloud cloud, Clock clock, Map<String, String> queueByPool, int cpusPerNode,
             long memoryMbPerNode) {
+        this(cloud, clock, queueByPool, cpusByPool(queueByPool, cpusPerNode), memoryMbPerNode);
+    }
+
+    /**
+     * @param queueByPool the queue each served pool's nodes serve, by pool name, in the order a queue's jobs try
+     *                    its pools (as a Slurm partition's node weights order them)
+     * @param cpusByPool  the CPUs of each pool's nodes
+     */
+    public SimulatedScheduler(SimulatedCloud cloud, Clock clock, Map<String, String> queueByPool,
+            Map<String, Integer> cpusByPool, long memoryMbPerNode) {
         this.cloud = cloud;
         this.clock = clock;
-        this.cpusPerNode = cpusPerNode;
+        this.cpusByPool = Map.copyOf(cpusByPool);
         this.memoryMbPerNode = memoryMbPerNode;
         this.queueByPool = Map.copyOf(queueByPool);
+        queueByPool.forEach((pool, queue) -> poolsByQueue.computeIfAbsent(queue, q -> new ArrayList<>()).add(pool));
         cloud.addListener(this::instanceChanged);
+    }
+
+    private static Map<String, Integer> cpusByPool(Map<String, String> queueByPool, int cpusPerNode) {
+        Map<String, Integer> cpus = new HashMap<>();
+        queueByPool.keySet().forEach(pool -> cpus.put(pool, cpusPerNode));
+        return cpus;
     }
 
     public void addListener(Listener listener) {
@@ -219,7 +240,7 @@ public final class SimulatedScheduler implements SchedulerAdapter {
     /** Nodes the waiting and running jobs ask for. */
     public synchronized int nodesDemanded() {
         return queued.stream().filter(j -> !j.held()).mapToInt(SimJob::nodes).sum()
-                + running.values().stream().mapToInt(r -> r.job.nodes()).sum();
+                + running.values().stream().mapToInt(r -> r.nodes.size()).sum();
     }
 
     /** Starts a job now on the named nodes, whatever the queue; for tests that place jobs on chosen nodes. */
@@ -391,7 +412,7 @@ public final class SimulatedScheduler implements SchedulerAdapter {
                     + (node.offline ? ",offline" : "");
             snapshot.add(new SchedulerNode(node.name, List.of(node.queue), listed ? NodeJobStatus.Busy
                     : NodeJobStatus.Free, state, OfflineMarker.markOf(node.offline, node.comment),
-                    !node.up || unknown, false, cpusPerNode, listed ? cpusPerNode : 0, memoryMbPerNode, 0, 0, 0,
+                    !node.up || unknown, false, node.cpus, listed ? node.cpus : 0, memoryMbPerNode, 0, 0, 0,
                     listed ? List.of(node.job) : List.of(), null));
         }
         return SchedulerSnapshot.of(jobs, snapshot);
@@ -447,10 +468,27 @@ public final class SimulatedScheduler implements SchedulerAdapter {
         return node;
     }
 
+    /**
+     * A whole-node job: one chunk of a node's CPUs per node. A job asking for CPUs: that many one-CPU chunks on
+     * nodes of its own, which its own chunks share, as a scheduler with exclusive nodes places them.
+     */
     private SchedulerJob schedulerJob(SimJob job, JobState state, List<String> hosts) {
+        if (job.cpus() > 0) {
+            return new SchedulerJob(job.id(), List.of(job.queue()), state, List.of(Chunk.ofCpus(job.cpus(), 1)),
+                    job.nodes(), Placement.free, true, job.submitAt(), hosts);
+        }
         return new SchedulerJob(job.id(), List.of(job.queue()), state,
-                List.of(new Chunk(job.nodes(), cpusPerNode, 0, 0)), job.nodes(), Placement.scatter, true,
+                List.of(new Chunk(job.nodes(), cpusOf(firstPool(job)), 0, 0)), job.nodes(), Placement.scatter, true,
                 job.submitAt(), hosts);
+    }
+
+    private int cpusOf(String pool) {
+        return cpusByPool.getOrDefault(pool, 1);
+    }
+
+    private String firstPool(SimJob job) {
+        List<String> pools = poolsByQueue.get(job.queue());
+        return pools == null || pools.isEmpty() ? null : pools.get(0);
     }
 
     private void refreshNodes(Instant now) {
@@ -466,7 +504,7 @@ public final class SimulatedScheduler implements SchedulerAdapter {
             java.util.Set<String> upNodes = cloud.upNodes(pool.getKey());
             for (Instance instance : cloud.instances(pool.getKey())) {
                 Node node = nodes.computeIfAbsent(instance.nodeName(),
-                        n -> new Node(n, pool.getKey(), pool.getValue()));
+                        n -> new Node(n, pool.getKey(), pool.getValue(), cpusOf(pool.getKey())));
                 boolean up = upNodes.contains(node.name);
                 if (up && !node.up) {
                     listeners.forEach(l -> l.nodeUp(node.name, now));
@@ -522,44 +560,73 @@ public final class SimulatedScheduler implements SchedulerAdapter {
         if (now.isBefore(nodesUnknownUntil)) {
             return;
         }
-        List<Node> free = freeNodes();
+        Map<String, List<Node>> free = freeNodes();
         while (!queued.isEmpty()) {
             SimJob head = firstRunnable();
             if (head == null) {
                 return;
             }
-            if (head.nodes() > free.size()) {
+            String pool = poolWithRoom(head, free);
+            if (pool == null) {
                 backfill(now, head, free);
                 return;
             }
-            begin(head, take(free, head.nodes()), now);
+            begin(head, take(free.get(pool), head.nodesOf(cpusOf(pool))), now);
         }
     }
 
-    private void backfill(Instant now, SimJob head, List<Node> free) {
+    /** The first of the job's queue's pools with enough free nodes for it, or null. */
+    private String poolWithRoom(SimJob job, Map<String, List<Node>> free) {
+        for (String pool : poolsByQueue.getOrDefault(job.queue(), List.of())) {
+            if (job.nodesOf(cpusOf(pool)) <= free.getOrDefault(pool, List.of()).size()) {
+                return pool;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * EASY backfilling: the head job's reservation is on the first of its pools that running jobs' expected ends
+     * free enough nodes of; a later job may start on any pool with room now if it ends before that reservation, or
+     * leaves the reservation's spare nodes enough.
+     */
+    private void backfill(Instant now, SimJob head, Map<String, List<Node>> free) {
         Instant shadow = null;
+        String reserved = null;
         int extra = 0;
-        int available = free.size();
         List<Running> byExpectedEnd = new ArrayList<>(running.values());
         byExpectedEnd.sort(Comparator.comparing(Running::expectedEnd));
-        for (Running r : byExpectedEnd) {
-            available += r.job.nodes();
-            if (available >= head.nodes()) {
-                shadow = r.expectedEnd();
-                extra = available - head.nodes();
-                break;
+        for (String pool : poolsByQueue.getOrDefault(head.queue(), List.of())) {
+            int needed = head.nodesOf(cpusOf(pool));
+            int available = free.getOrDefault(pool, List.of()).size();
+            for (Running r : byExpectedEnd) {
+                available += (int) r.nodes.stream().filter(n -> nodes.get(n).pool.equals(pool)).count();
+                if (available >= needed) {
+                    if (shadow == null || r.expectedEnd().isBefore(shadow)) {
+                        shadow = r.expectedEnd();
+                        reserved = pool;
+                        extra = available - needed;
+                    }
+                    break;
+                }
             }
         }
         for (SimJob job : new ArrayList<>(queued)) {
-            if (job == head || job.held() || job.nodes() > free.size()) {
+            if (job == head || job.held()) {
                 continue;
             }
+            String pool = poolWithRoom(job, free);
+            if (pool == null) {
+                continue;
+            }
+            int needed = job.nodesOf(cpusOf(pool));
             boolean endsBeforeShadow = shadow == null || !now.plus(job.requestedTime()).isAfter(shadow);
-            if (endsBeforeShadow || job.nodes() <= extra) {
-                if (!endsBeforeShadow) {
-                    extra -= job.nodes();
+            boolean elsewhere = reserved != null && !reserved.equals(pool);
+            if (endsBeforeShadow || elsewhere || needed <= extra) {
+                if (!endsBeforeShadow && !elsewhere) {
+                    extra -= needed;
                 }
-                begin(job, take(free, job.nodes()), now);
+                begin(job, take(free.get(pool), needed), now);
             }
         }
     }
@@ -573,11 +640,12 @@ public final class SimulatedScheduler implements SchedulerAdapter {
         return null;
     }
 
-    private List<Node> freeNodes() {
-        List<Node> free = new ArrayList<>();
+    /** The nodes that can take a job now, by pool, in name order. */
+    private Map<String, List<Node>> freeNodes() {
+        Map<String, List<Node>> free = new HashMap<>();
         for (Node node : nodes.values()) {
             if (node.up && !node.offline && node.job == null) {
-                free.add(node);
+                free.computeIfAbsent(node.pool, p -> new ArrayList<>()).add(node);
             }
         }
         return free;

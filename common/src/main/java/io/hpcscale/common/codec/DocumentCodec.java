@@ -171,25 +171,9 @@ public final class DocumentCodec {
         FieldWriter.putInstant(json, Fields.SUBMITTED_AT, job.submittedAt());
         json.put(Fields.AGENT, job.agent());
         json.put(Fields.WAITING_FOR, job.waitingFor());
-        if (job.constraints() != null) {
-            json.set(Fields.CONSTRAINTS, constraintsJson(job.constraints()));
-        }
-    }
-
-    /** The job's constraints as JSON in the document, so a reader of the store sees them as the agent wrote them. */
-    private static JsonNode constraintsJson(String text) {
-        try {
-            return MAPPER.readTree(text);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            return com.fasterxml.jackson.databind.node.TextNode.valueOf(text);
-        }
-    }
-
-    private static String constraintsText(JsonNode node) {
-        if (node == null || node.isNull() || node.isMissingNode()) {
-            return null;
-        }
-        return node.isTextual() ? node.asText() : node.toString();
+        // JSON text rather than nested JSON: the scaler reads it as the text its cache of read constraints is keyed
+        // by, and writing a parsed tree back to text for every job of every read showed in the planner's benchmark.
+        json.put(Fields.CONSTRAINTS, job.constraints());
     }
 
     private static JobDocument decodeJob(FieldReader fields) {
@@ -219,7 +203,7 @@ public final class DocumentCodec {
                 fields.instant(Fields.SUBMITTED_AT),
                 fields.optionalText(Fields.AGENT),
                 fields.optionalText(Fields.WAITING_FOR),
-                constraintsText(fields.node(Fields.CONSTRAINTS)));
+                fields.optionalText(Fields.CONSTRAINTS));
     }
 
     private static void encodeVm(VmDocument vm, ObjectNode json) {

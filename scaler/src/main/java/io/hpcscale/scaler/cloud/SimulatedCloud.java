@@ -66,6 +66,8 @@ public final class SimulatedCloud {
         int throttledCalls;
         Duration throttleRetryAfter = Duration.ofSeconds(30);
         boolean spot;
+        /** Seconds its instances ran, up to their last stop. */
+        double instanceSeconds;
 
         ScaleSet(String pool, int order, String nodePrefix, Supplier<Duration> bootDelay) {
             this.pool = pool;
@@ -255,6 +257,20 @@ public final class SimulatedCloud {
     }
 
     /** Instance-hours charged so far: from each start request to its stop. */
+    /** Hours the pool's instances have been active, as {@link #instanceHours()} counts them. */
+    public synchronized double instanceHours(String pool) {
+        refresh();
+        ScaleSet set = set(pool);
+        double open = 0;
+        Instant now = clock.instant();
+        for (Vm vm : set.vms.values()) {
+            if (vm.state.active()) {
+                open += Duration.between(vm.startedAt, now).toMillis() / 1000.0;
+            }
+        }
+        return (set.instanceSeconds + open) / 3600.0;
+    }
+
     public synchronized double instanceHours() {
         refresh();
         double open = 0;
@@ -420,7 +436,9 @@ public final class SimulatedCloud {
     private void change(String pool, Vm vm, PowerState to, boolean evicted) {
         PowerState from = vm.state;
         if (from.active() && !to.active()) {
-            instanceSeconds += Duration.between(vm.startedAt, clock.instant()).toMillis() / 1000.0;
+            double seconds = Duration.between(vm.startedAt, clock.instant()).toMillis() / 1000.0;
+            instanceSeconds += seconds;
+            set(pool).instanceSeconds += seconds;
         }
         vm.state = to;
         changes++;

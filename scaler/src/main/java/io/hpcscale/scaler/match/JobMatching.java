@@ -29,6 +29,11 @@ public final class JobMatching {
         return new JobMatching(Map.of());
     }
 
+    /** Whether the queue whose jobs this pool's agent maps asks anything of them. */
+    boolean queueAsks(String pool) {
+        return queueConstraints.getOrDefault(pool, Constraint.NONE) != Constraint.NONE;
+    }
+
     /** Everything the job must meet, its queue's first. */
     public Constraint constraintOf(JobDocument job) {
         Constraint queue = queueConstraints.getOrDefault(job.poolName(), Constraint.NONE);

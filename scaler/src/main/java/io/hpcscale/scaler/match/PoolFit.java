@@ -7,12 +7,18 @@ import java.util.Objects;
 
 /**
  * Whether one pool's node satisfies each job's constraints, for one plan: jobs of the same queue with the same
- * constraint get the same verdict, computed once.
+ * constraint get the same judgement, made once; jobs asking nothing of a queue that asks nothing need none.
  */
 public final class PoolFit {
+    /** A job's constraint and whether the pool's node meets it. */
+    private record Judgement(Constraint constraint, Verdict verdict) {
+    }
+
+    private static final Judgement NOTHING_ASKED = new Judgement(Constraint.NONE, Verdict.SUCCESS);
+
     private final JobMatching matching;
     private final NodeProperties node;
-    private final Map<Key, Verdict> verdicts = new HashMap<>();
+    private final Map<Key, Judgement> judged = new HashMap<>();
 
     private record Key(String queuePool, String constraints) {
     }
@@ -27,11 +33,20 @@ public final class PoolFit {
     }
 
     public Verdict verdict(JobDocument job) {
-        return verdicts.computeIfAbsent(new Key(job.poolName(), job.constraints()),
-                key -> matching.constraintOf(job).test(node));
+        return judge(job).verdict();
     }
 
     public Constraint constraintOf(JobDocument job) {
-        return matching.constraintOf(job);
+        return judge(job).constraint();
+    }
+
+    private Judgement judge(JobDocument job) {
+        if (job.constraints() == null && !matching.queueAsks(job.poolName())) {
+            return NOTHING_ASKED;
+        }
+        return judged.computeIfAbsent(new Key(job.poolName(), job.constraints()), key -> {
+            Constraint constraint = matching.constraintOf(job);
+            return new Judgement(constraint, constraint.test(node));
+        });
     }
 }

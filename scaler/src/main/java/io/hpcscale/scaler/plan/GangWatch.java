@@ -25,26 +25,36 @@ final class GangWatch {
     private final PoolFit fit;
     private final Map<String, GangWait> gangs;
     private final Set<String> heldBack = new HashSet<>();
+    /** The pool's nodes share InfiniBand: a job of several nodes here is a gang. */
+    private final boolean infiniband;
 
     GangWatch(PoolView view, PoolFit fit) {
         this.view = view;
         this.fit = fit;
         this.gangs = new TreeMap<>(view.memory().gangs());
+        this.infiniband = Boolean.TRUE.equals(fit.node().property("infiniband"));
     }
 
     /** How many nodes the job needs at once, if it is a gang in this pool; 0 otherwise. */
-    static int gangNodes(JobDocument job, PoolFit fit) {
+    private int gangNodes(JobDocument job) {
+        if (job.nodes() <= 1 && job.chunkCount() <= 1) {
+            return 0;
+        }
         Constraint constraint = fit.constraintOf(job);
+        if (!infiniband && !constraint.inOnePlacementGroup()) {
+            return 0;
+        }
         boolean oneChunkEach = job.placement() == Placement.scatter
                 || constraint.exclusivity() == Constraint.Exclusivity.JOB;
         int nodes = oneChunkEach ? job.chunkCount() : job.nodes();
-        boolean together = constraint.inOnePlacementGroup()
-                || Boolean.TRUE.equals(fit.node().property("infiniband"));
-        return nodes > 1 && together ? nodes : 0;
+        return nodes > 1 ? nodes : 0;
     }
 
     /** The gangs left out of this cycle's demand: given back now, or earlier and not yet due again. */
     Set<String> heldBack(PlanDraft draft) {
+        if (gangs.isEmpty()) {
+            return Set.of();
+        }
         Instant now = view.now();
         Set<String> waiting = new HashSet<>();
         view.consideredJobs().forEach(job -> waiting.add(job.schedulerId()));
@@ -77,7 +87,7 @@ final class GangWatch {
             if (gangs.containsKey(id) || demand.notPlaced().contains(id) || demand.placedOnExisting().contains(id)) {
                 continue;
             }
-            int nodes = gangNodes(job, fit);
+            int nodes = gangNodes(job);
             if (nodes > 0) {
                 gangs.put(id, new GangWait(view.now(), nodes, null));
             }

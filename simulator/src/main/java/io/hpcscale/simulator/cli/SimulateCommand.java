@@ -9,6 +9,7 @@ import io.hpcscale.simulator.replay.NodeHourPrice;
 import io.hpcscale.simulator.replay.Simulation;
 import io.hpcscale.simulator.replay.SimulationReport;
 import io.hpcscale.simulator.replay.SimulationSettings;
+import io.hpcscale.simulator.replay.SizesComparison;
 import io.hpcscale.simulator.replay.SwfTrace;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -110,6 +111,16 @@ final class SimulateCommand implements Callable<Integer> {
             + "any currency: the reports add each policy's cost, its node-hours times this (default: no cost).")
     private Double pricePerHour;
 
+    @Option(names = "--sizes", paramLabel = "CPUS:PRICE", split = ",", description = "Compare VM sizes instead of "
+            + "policies: hpcscale with one queue served by each size alone, and by all of them (each job to the "
+            + "cheapest that fits), jobs taking whole nodes; e.g. 4:0.169,16:0.677,64:2.708 (CPUs and price per "
+            + "hour). --quota, --target, --evictions and --static are not used then.")
+    private List<String> sizes;
+
+    @Option(names = "--size-quota", paramLabel = "CPUS", description = "With --sizes: CPUs each size may run at once, "
+            + "as each VM family has its own quota (default: the trace's machine, --max-nodes x --cpus-per-node).")
+    private Integer sizeQuota;
+
     @Option(names = "--json", paramLabel = "FILE", description = "Write the figures of each policy as JSON.")
     private Path json;
 
@@ -146,6 +157,9 @@ final class SimulateCommand implements Callable<Integer> {
                     to == null ? null : Durations.parse(to));
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+        if (sizes != null) {
+            return compareSizes(workload, settings, selection);
         }
         long begin = System.nanoTime();
         Simulation.Outcome outcome;
@@ -185,6 +199,46 @@ final class SimulateCommand implements Callable<Integer> {
         out.flush();
         return outcome.results().stream().anyMatch(r -> !r.violations().isEmpty() && r.name().equals("hpcscale"))
                 ? 1 : 0;
+    }
+
+    private int compareSizes(SwfTrace workload, SimulationSettings settings, Simulation.Selection selection)
+            throws InterruptedException {
+        List<SizesComparison.VmSize> parsed;
+        try {
+            parsed = sizes.stream().map(SizesComparison.VmSize::parse).toList();
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+        long begin = System.nanoTime();
+        SizesComparison.Outcome outcome;
+        try {
+            outcome = SizesComparison.run(workload, settings, selection, parsed, sizeQuota);
+        } catch (IllegalArgumentException e) {
+            return fail(e.getMessage());
+        }
+        double seconds = (System.nanoTime() - begin) / 1e9;
+        PrintWriter out = spec.commandLine().getOut();
+        out.printf("%s: %d jobs over %s from a machine of %d CPUs; each size up to %d CPUs at once; boot %s, idle "
+                + "timeout %s%n", trace.getFileName(), outcome.jobs(), DurationText.of(outcome.span()),
+                settings.maxNodes() * settings.cpusPerNode(), outcome.cpuQuota(), bootTime,
+                Durations.format(settings.idleTimeout()));
+        if (outcome.skippedTooWide() > 0) {
+            out.printf("left out: %d jobs wider than the machine%n", outcome.skippedTooWide());
+        }
+        out.println();
+        out.print(SizesComparison.text(outcome));
+        out.printf("%nsimulated %d configurations in %.1f s%n", outcome.rows().size(), seconds);
+        if (json != null) {
+            try {
+                Files.writeString(json, SizesComparison.json(outcome));
+                out.println("wrote " + json);
+            } catch (IOException e) {
+                out.flush();
+                return fail("the figures above could not be written: " + e);
+            }
+        }
+        out.flush();
+        return outcome.rows().stream().anyMatch(r -> r.violations() > 0) ? 1 : 0;
     }
 
     private static String quick(Duration interval) {

@@ -39,7 +39,9 @@ import java.util.Map;
 final class HpcscaleRun extends PolicyRun {
 
     private final SimulatedCluster cluster;
-    private final PoolConfig pool;
+    /** The pools that serve the trace's queue: one, or one per VM size, the first the one the agent maps. */
+    private final List<PoolConfig> pools;
+    private final String name;
     private final Instant agentOrigin;
     private final Instant scalerOrigin;
     private final Map<String, VmDocument> vms = new HashMap<>();
@@ -50,10 +52,17 @@ final class HpcscaleRun extends PolicyRun {
     private Instant scalerTimer;
 
     HpcscaleRun(SimulationSettings settings, List<SimJob> jobs, SettableClock clock, PoolConfig pool) {
+        this(settings, jobs, clock, List.of(pool), "hpcscale");
+    }
+
+    /** @param pools the pool the agent maps, then its fallbacks (each a VM size) in the order jobs try them */
+    HpcscaleRun(SimulationSettings settings, List<SimJob> jobs, SettableClock clock, List<PoolConfig> pools,
+            String name) {
         super(settings, jobs, clock);
-        this.pool = pool;
+        this.pools = List.copyOf(pools);
+        this.name = name;
         this.cluster = new SimulatedCluster(clock, new InMemoryClusterLoadStore(clock), new SimulatedCluster.Spec(
-                List.of(pool), settings.maxNodes(), () -> settings.bootTimes().sample(random), Duration.ofMinutes(6),
+                pools, settings.maxNodes(), () -> settings.bootTimes().sample(random), Duration.ofMinutes(6),
                 Duration.ofDays(1)));
         if (settings.quota() != null) {
             cluster.cloud().setQuota(Simulation.POOL, settings.quota());
@@ -94,12 +103,17 @@ final class HpcscaleRun extends PolicyRun {
 
     @Override
     String name() {
-        return "hpcscale";
+        return name;
     }
 
     @Override
     int capacity() {
         return settings.maxNodes();
+    }
+
+    /** Hours the pool's instances were active. */
+    double instanceHours(String pool) {
+        return cluster.cloud().instanceHours(pool);
     }
 
     @Override
@@ -186,13 +200,14 @@ final class HpcscaleRun extends PolicyRun {
     @Override
     boolean settled() {
         // A fixed pool keeps its count after the last job, as a static cluster does: at rest once the jobs are done.
-        return settings.fixedTarget() != null || cloud().activeInstances() <= pool.min();
+        return settings.fixedTarget() != null
+                || cloud().activeInstances() <= pools.stream().mapToInt(PoolConfig::min).sum();
     }
 
     /** The agent ran (or would have, writing only its heartbeat) at its last tick. */
     private void heartbeat(Instant at) {
         cluster.documents().upsert(List.of(new AgentDocument(cluster.agentId(), "sim", SimulatedCluster.AGENT_HOST,
-                "sim", at, 0, List.of(Simulation.POOL), null, at)));
+                "sim", at, 0, pools.stream().map(PoolConfig::name).toList(), null, at)));
     }
 
     private Instant latestAgentTick(Instant now) {
@@ -203,20 +218,27 @@ final class HpcscaleRun extends PolicyRun {
     /** The next moment the scaler could decide differently with nothing else changing. */
     private void updateTimer() {
         Instant timer = null;
+        Duration idleTimeout = pools.stream().map(PoolConfig::idleTimeout).min(Duration::compareTo).orElseThrow();
         for (VmDocument vm : vms.values()) {
             if (vm.jobStatus() == NodeJobStatus.Free && vm.idle() && !vm.offline() && !vm.down()
                     && vm.lastBusyAt() != null) {
-                timer = earlier(timer, vm.lastBusyAt().plus(pool.idleTimeout()));
+                timer = earlier(timer, vm.lastBusyAt().plus(idleTimeout));
             }
         }
-        ScalerStateDocument state = cluster.scalerState(Simulation.POOL);
-        for (InstanceRecord record : state.instances().values()) {
-            if (record.bootingSince() != null) {
-                timer = earlier(timer, record.bootingSince().plus(pool.bootTimeout()));
+        for (PoolConfig pool : pools) {
+            ScalerStateDocument state = cluster.scalerState(pool.name());
+            for (InstanceRecord record : state.instances().values()) {
+                if (record.bootingSince() != null) {
+                    timer = earlier(timer, record.bootingSince().plus(pool.bootTimeout()));
+                }
             }
-        }
-        if (state.backoffUntil() != null) {
-            timer = earlier(timer, state.backoffUntil());
+            if (state.backoffUntil() != null) {
+                timer = earlier(timer, state.backoffUntil());
+            }
+            for (var gang : state.gangs().values()) {
+                timer = earlier(timer, (gang.givenBackAt() == null ? gang.askedAt().plus(pool.gangTimeout())
+                        : gang.givenBackAt().plus(pool.capacityBackoff())));
+            }
         }
         scalerTimer = timer;
     }

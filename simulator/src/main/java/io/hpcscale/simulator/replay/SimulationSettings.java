@@ -52,6 +52,16 @@ public record SimulationSettings(
         }
     }
 
+    /**
+     * These settings for a comparison of VM sizes ({@link SizesComparison}): scale sets of this many instances, and
+     * no quota, fixed target or evictions, which are settings of one pool.
+     */
+    SimulationSettings forSizes(int nodes) {
+        return new SimulationSettings(cpusPerNode, nodes, bootTimes, 0, null, seed, min,
+                idleTimeout, maxStartPerCycle, maxStopPerCycle, agentInterval, scalerInterval, agentQuickInterval,
+                scalerQuickInterval, pintaInterval, List.of(nodes), null);
+    }
+
     /** The simulate command's defaults, with hpcscale's pool at the pool settings' defaults. */
     public static SimulationSettings defaults(int maxNodes) {
         ConfigCatalog catalog = ConfigCatalog.installed();
