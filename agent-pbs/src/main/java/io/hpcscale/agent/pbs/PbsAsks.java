@@ -7,6 +7,7 @@ import io.hpcscale.common.agent.JobAsks;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -16,8 +17,8 @@ import java.util.regex.Pattern;
  * become constraints on the pool's resources of the same name ({@code infiniband=True} → {@code {"infiniband":
  * true}}, a number a minimum per node, a size such as {@code 100gb} a minimum {@code size::100g}); the job-wide
  * numbers of its {@code Resource_List} (a licence, {@code qsub -l mylic=2}) are what it takes of shared resources;
- * its owner is {@code Job_Owner} without the host. A constraint must hold on every chunk's node, so the resources of
- * all chunks are asked of one pool.
+ * its owner is {@code Job_Owner} without the host. Each chunk's resources are one constraint object, and a pool must
+ * meet them all: a job whose chunks ask for different kinds of node matches no single pool.
  */
 final class PbsAsks {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -36,9 +37,11 @@ final class PbsAsks {
         return new JobAsks(select == null ? null : constraints(select), shared(resources), owner(owner));
     }
 
+    /** One constraint object per chunk that asks a custom resource, each once: a pool must meet them all. */
     private static String constraints(String select) {
-        Map<String, Object> asked = new LinkedHashMap<>();
+        Set<ObjectNode> chunks = new LinkedHashSet<>();
         for (String chunk : select.split("\\+")) {
+            ObjectNode asked = JSON.createObjectNode();
             for (String part : chunk.split(":")) {
                 String[] pair = part.split("=", 2);
                 if (pair.length != 2) {
@@ -46,16 +49,18 @@ final class PbsAsks {
                 }
                 String name = pair[0].strip().toLowerCase(Locale.ROOT);
                 if (!PBS_CHUNK_RESOURCES.contains(name)) {
-                    asked.put(name, value(pair[1].strip()));
+                    asked.set(name, JSON.valueToTree(value(pair[1].strip())));
                 }
             }
+            if (!asked.isEmpty()) {
+                chunks.add(asked);
+            }
         }
-        if (asked.isEmpty()) {
+        if (chunks.isEmpty()) {
             return null;
         }
         ArrayNode constraints = JSON.createArrayNode();
-        ObjectNode all = constraints.addObject();
-        asked.forEach((name, value) -> all.set(name, JSON.valueToTree(value)));
+        chunks.forEach(constraints::add);
         return constraints.toString();
     }
 

@@ -61,7 +61,11 @@ class PbsLimitsAndAsksTest {
         JobAsks asks = PbsAsks.of("2:ncpus=120:mpiprocs=120:infiniband=True:scratch=100gb+1:ncpus=4:site=dc2",
                 Map.of("ncpus", "244", "mathematica", "2", "nodect", "3", "walltime", "01:00:00", "place", "scatter"),
                 "alice@login1.cluster");
-        assertEquals("[{\"infiniband\":true,\"scratch\":\"size::100g\",\"site\":\"dc2\"}]", asks.constraints());
+        assertEquals("[{\"infiniband\":true,\"scratch\":\"size::100g\"},{\"site\":\"dc2\"}]", asks.constraints(),
+                "each chunk's resources, none overwriting another's");
+        assertEquals("[{\"scratch\":\"size::500g\"},{\"scratch\":\"size::10g\"}]",
+                PbsAsks.of("1:ncpus=4:scratch=500gb+4:ncpus=4:scratch=10gb+2:scratch=10gb", Map.of(), null)
+                        .constraints());
         assertEquals(Map.of("mathematica", 2L), asks.shared());
         assertEquals("alice", asks.owner());
 

@@ -20,8 +20,12 @@ import java.util.regex.Pattern;
  *       group; a count ({@code ib*4}) is read as the feature alone, since every node of a pool is alike.</li>
  *   <li>{@code --gres}: a GPU type ({@code gpu:a100:2}) asks {@code gpu_type = a100}; any other GRES
  *       ({@code nvme:1}) a minimum of the resource of that name per node.</li>
- *   <li>{@code --licenses=matlab:2,abaqus}: counts of shared resources (1 when no count is given).</li>
+ *   <li>{@code --licenses=matlab:2,abaqus}: counts of shared resources (1 when no count is given); licences one of
+ *       which will do ({@code a|b}, Slurm 23.02 and later) are not counted, since which one is not known.</li>
  * </ul>
+ *
+ * A constraint this cannot read becomes a {@code never} with why, so the job matches no pool and
+ * {@code plan --explain} says so, rather than the job being left unread.
  */
 final class SlurmAsks {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -31,11 +35,14 @@ final class SlurmAsks {
     private SlurmAsks() {
     }
 
-    /** @throws IllegalArgumentException naming the part of a constraint that cannot be read */
     static JobAsks of(String features, String gres, String licenses) {
         ArrayNode constraints = JSON.createArrayNode();
         if (features != null && !features.isBlank()) {
-            constraints.add(new FeatureExpression(features.strip()).parse());
+            try {
+                constraints.add(new FeatureExpression(features.strip()).parse());
+            } catch (IllegalArgumentException e) {
+                constraints.add(JSON.createObjectNode().put("never", "the Slurm " + e.getMessage()));
+            }
         }
         ObjectNode fromGres = gresConstraints(gres);
         if (!fromGres.isEmpty()) {
@@ -75,7 +82,10 @@ final class SlurmAsks {
         if (licenses == null || licenses.isBlank()) {
             return counts;
         }
-        for (String entry : licenses.split("[,|]")) {
+        if (licenses.contains("|")) {
+            return counts;
+        }
+        for (String entry : licenses.split(",")) {
             String[] parts = entry.strip().split(":", 2);
             if (parts[0].isEmpty()) {
                 continue;

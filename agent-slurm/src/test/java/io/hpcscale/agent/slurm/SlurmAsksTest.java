@@ -2,7 +2,6 @@ package io.hpcscale.agent.slurm;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.hpcscale.common.agent.JobAsks;
 import java.util.Map;
@@ -21,8 +20,8 @@ class SlurmAsksTest {
         assertEquals("[{\"and\":[{\"ib\":true},{\"gpu\":true}]}]", SlurmAsks.of("ib*2,gpu", null, null).constraints(),
                 "a count is the feature alone; a comma is and");
         assertEquals("[{\"not\":{\"old\":true}}]", SlurmAsks.of("!old", null, null).constraints());
-        assertEquals("constraint 'ib&(hbv3' lacks a ')'", assertThrows(IllegalArgumentException.class,
-                () -> SlurmAsks.of("ib&(hbv3", null, null)).getMessage());
+        assertEquals("[{\"never\":\"the Slurm constraint 'ib&(hbv3' lacks a ')'\"}]",
+                SlurmAsks.of("ib&(hbv3", null, null).constraints(), "the job stays readable and matches no pool");
     }
 
     @Test
@@ -40,5 +39,6 @@ class SlurmAsksTest {
         assertEquals(Map.of("matlab", 2L, "abaqus", 1L), asks.shared());
         assertNull(asks.constraints());
         assertEquals(Map.of(), SlurmAsks.of(null, null, null).shared());
+        assertEquals(Map.of(), SlurmAsks.of(null, null, "matlab:1|octave:1").shared(), "which one is not known");
     }
 }

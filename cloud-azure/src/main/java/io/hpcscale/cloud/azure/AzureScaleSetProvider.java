@@ -17,6 +17,7 @@ import io.hpcscale.scaler.cloud.PowerState;
 import io.hpcscale.scaler.pool.StopAction;
 import io.hpcscale.scaler.pool.VmShape;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -47,7 +48,10 @@ public final class AzureScaleSetProvider implements CloudProvider {
     private final CallGate gate;
     private final ComputeBudget budget;
     private final ScaleSetListing listing;
+    private static final Duration SIZE_READ_RETRY = Duration.ofMinutes(10);
+
     private volatile ScaleSetModel model;
+    private volatile Instant sizeReadFailedAt;
     private volatile ScaleSetDriver driver;
     private volatile int unnamedWarnedAbout;
     /** Why Azure will not make this VM size for this subscription: said instead of asking again. */
@@ -71,6 +75,7 @@ public final class AzureScaleSetProvider implements CloudProvider {
     @Override
     public List<Instance> list() throws CloudException, InterruptedException {
         ScaleSetDriver d = driver();
+        readSizeOnce();
         if (listing.due()) {
             int pages = listing.pages();
             Duration wait = budget.waitBeforeListing(pool.describe(), pages, listing.usable());
@@ -87,6 +92,27 @@ public final class AzureScaleSetProvider implements CloudProvider {
         List<Instance> instances = new ArrayList<>();
         listing.states().forEach((vm, state) -> instances.add(instance(vm, state)));
         return instances;
+    }
+
+    /**
+     * Reads the VM size's SKU (family, cores, InfiniBand) for {@link #nodeFacts}, once per process and region: the
+     * catalog keeps it. A read that fails leaves them unknown and is tried again ten minutes later.
+     */
+    private void readSizeOnce() {
+        ScaleSetModel m = model;
+        Instant now = clients.pace().clock().instant();
+        if (m == null || m.vmSize() == null || m.location() == null
+                || sizes.known(pool.subscriptionId(), m.location(), m.vmSize()) != null
+                || (sizeReadFailedAt != null && now.isBefore(sizeReadFailedAt.plus(SIZE_READ_RETRY)))) {
+            return;
+        }
+        try {
+            sizes.size(pool.subscriptionId(), m.location(), m.vmSize());
+        } catch (RuntimeException e) {
+            sizeReadFailedAt = now;
+            log.warn("pool={} the VM sizes of region {} cannot be read ({}): its node's family, cores and InfiniBand "
+                    + "are unknown to constraints until they can", pool.pool(), m.location(), e.getMessage());
+        }
     }
 
     /** Lists the scale set now, spending the budget, and keeps what it shows. */
@@ -356,7 +382,8 @@ public final class AzureScaleSetProvider implements CloudProvider {
 
     /**
      * The scale set's size, region and priority as last read, with the size's family, cores and InfiniBand once its
-     * SKUs are read; the scale set is one placement group when its {@code singlePlacementGroup} is true.
+     * SKU is read (the first listing reads it); the scale set is one placement group when its
+     * {@code singlePlacementGroup} is true.
      */
     @Override
     public Map<String, Object> nodeFacts() {
@@ -374,13 +401,10 @@ public final class AzureScaleSetProvider implements CloudProvider {
         }
         facts.put("placement_group", Boolean.TRUE.equals(m.singlePlacementGroup()) ? pool.scaleSet() : null);
         VmSizeCatalog.Size size = sizes.known(pool.subscriptionId(), m.location(), m.vmSize());
-        if (size != null) {
-            if (size.family() != null) {
-                facts.put("vm_family", size.family());
-            }
-            facts.put("pcpu_count", (long) size.cores());
-            facts.put("infiniband", size.rdma());
-        }
+        // Unknown until the size's SKU is read: null, never a guess of false.
+        facts.put("vm_family", size == null ? null : size.family());
+        facts.put("pcpu_count", size == null ? null : (Object) (long) size.cores());
+        facts.put("infiniband", size == null ? null : size.rdma());
         return facts;
     }
 

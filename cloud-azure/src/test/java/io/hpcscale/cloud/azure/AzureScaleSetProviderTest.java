@@ -244,6 +244,36 @@ class AzureScaleSetProviderTest {
     }
 
     @Test
+    void tellsConstraintsWhatItsNodesAreOnceListedAndUnknownIsNullNotFalse() throws Exception {
+        group();
+        arm.scaleSet(ScaleSetSpec.uniform(rg, "hb").instances(1, io.hpcscale.cloud.azure.fake.PowerState.RUNNING));
+        arm.scaleSet(ScaleSetSpec.uniform(rg, "d4").sku("Standard_D4s_v5").singlePlacementGroup(false)
+                .instances(1, io.hpcscale.cloud.azure.fake.PowerState.RUNNING));
+        CloudProvider hb = provider("hb");
+        assertEquals(Map.of(), hb.nodeFacts(), "nothing is known before the scale set is read");
+
+        hb.list();
+        Map<String, Object> facts = hb.nodeFacts();
+        assertEquals("Standard_HB120rs_v3", facts.get("vm_size"));
+        assertEquals("standardHBrsv3Family", facts.get("vm_family"));
+        assertEquals(120L, facts.get("pcpu_count"), "vCPUsPerCore 1");
+        assertEquals(true, facts.get("infiniband"));
+        assertEquals(false, facts.get("spot"));
+        assertEquals("hb", facts.get("placement_group"), "a Uniform scale set is one placement group");
+
+        CloudProvider d4 = provider("d4");
+        // An identity without Microsoft.Compute/skus/read, as ARM refuses it (AuthorizationFailed, 403).
+        arm.faults().inject("GET", "/providers/Microsoft.Compute/skus$", 5, Fault.error(403, "AuthorizationFailed",
+                "The client does not have authorization to perform action 'Microsoft.Compute/skus/read' over scope "
+                        + "'/subscriptions/00000000-0000-0000-0000-000000000000' or the scope is invalid."));
+        d4.list();
+        Map<String, Object> unknown = d4.nodeFacts();
+        assertTrue(unknown.containsKey("infiniband") && unknown.get("infiniband") == null,
+                "the SKUs could not be read: InfiniBand is unknown, not false: " + unknown);
+        assertEquals(null, unknown.get("placement_group"));
+    }
+
+    @Test
     void aLongThrottleEndsTheCallAtOnceAndSaysWhenToComeBack() throws Exception {
         group();
         arm.scaleSet(ScaleSetSpec.uniform(rg, "hb").instances(2,

@@ -82,8 +82,9 @@ public final class JobAdmission {
 
         String whyNot(SchedulerJob job) {
             String queue = queueOf(job);
-            for (QueueLimit limit : limits.getOrDefault(queue, List.of())) {
-                if (!limit.covers(job.asks().owner())) {
+            List<QueueLimit> queueLimits = limits.getOrDefault(queue, List.of());
+            for (QueueLimit limit : queueLimits) {
+                if (!applies(limit, job, queueLimits)) {
                     continue;
                 }
                 long asked = amount(limit.kind(), job);
@@ -117,14 +118,28 @@ public final class JobAdmission {
 
         void add(SchedulerJob job) {
             String queue = queueOf(job);
-            for (QueueLimit limit : limits.getOrDefault(queue, List.of())) {
-                if (!limit.perJob() && limit.covers(job.asks().owner())) {
+            List<QueueLimit> queueLimits = limits.getOrDefault(queue, List.of());
+            for (QueueLimit limit : queueLimits) {
+                if (!limit.perJob() && applies(limit, job, queueLimits)) {
                     counted.merge(key(queue, limit, job), amount(limit.kind(), job), Long::sum);
                 }
             }
             if (job.state() != JobState.Running) {
                 job.asks().shared().forEach((name, count) -> sharedUsed.merge(name, count, Long::sum));
             }
+        }
+
+        /**
+         * Whether the limit counts this job: the whole queue's always; one on every user only where the job's owner
+         * has no limit of that kind of their own, which PBS applies instead.
+         */
+        private static boolean applies(QueueLimit limit, SchedulerJob job, List<QueueLimit> queueLimits) {
+            String owner = job.asks().owner();
+            if (!limit.covers(owner)) {
+                return false;
+            }
+            return !QueueLimit.EACH_USER.equals(limit.user()) || queueLimits.stream()
+                    .noneMatch(other -> other.kind() == limit.kind() && owner != null && owner.equals(other.user()));
         }
 
         private static String key(String queue, QueueLimit limit, SchedulerJob job) {

@@ -1,5 +1,6 @@
 package io.hpcscale.common.agent;
 
+import io.hpcscale.common.config.ConfigException;
 import io.hpcscale.common.config.Settings;
 import io.hpcscale.common.exec.CommandException;
 import io.hpcscale.common.exec.CommandLimits;
@@ -47,7 +48,11 @@ public final class SharedResources {
         return new SharedResources(List.of(), null);
     }
 
-    /** The {@code shared.<r>.*} settings; a command runs in a shell, within the agent's command limits. */
+    /**
+     * The {@code shared.<r>.*} settings; a command runs in a shell, within the agent's command limits.
+     *
+     * @throws ConfigException naming each resource given both a total and a command
+     */
     public static SharedResources fromSettings(Settings settings, CommandRunner runner, CommandLimits limits) {
         Map<String, Source> byName = new TreeMap<>();
         settings.values().forEach((key, value) -> {
@@ -63,6 +68,12 @@ public final class SharedResources {
                         limits, key)));
             }
         });
+        List<String> both = byName.values().stream().filter(s -> s.total() != null && s.command() != null)
+                .map(s -> PREFIX + s.name() + ".total and " + PREFIX + s.name() + ".command are both set: keep the "
+                        + "total for a fixed count, or the command for what is free now").toList();
+        if (!both.isEmpty()) {
+            throw new ConfigException(both);
+        }
         return new SharedResources(new ArrayList<>(byName.values()), runner);
     }
 

@@ -2,9 +2,11 @@ package io.hpcscale.common.agent;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hpcscale.common.config.ConfigCatalog;
+import io.hpcscale.common.config.ConfigException;
 import io.hpcscale.common.config.ConfigLoader;
 import io.hpcscale.common.config.EveryModule;
 import io.hpcscale.common.exec.CommandLimits;
@@ -16,6 +18,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
@@ -90,7 +93,7 @@ class JobAdmissionTest {
     void aQueuesMaxRunCapsTheJobsThatWaitForNodes() throws Exception {
         SchedulerSnapshot snapshot = new SchedulerSnapshot(List.of(job("1", JobState.Running, 1, 4, Map.of(), "a"),
                 job("2", JobState.Queued, 2, 4, Map.of(), "a"), job("3", JobState.Queued, 3, 4, Map.of(), "b"),
-                job("4", JobState.Hold, 0, 4, Map.of(), "b")), List.of(), java.util.Set.of(), java.util.Set.of(),
+                job("4", JobState.Hold, 0, 4, Map.of(), "b")), List.of(), Set.of(), Set.of(),
                 Map.of("workq", List.of(new QueueLimit(QueueLimit.Kind.RUNNING_JOBS, null, 2,
                         "max_run = [o:PBS_ALL=2]"))));
         SchedulerSnapshot admitted = JobAdmission.none().admit(snapshot).snapshot();
@@ -103,15 +106,36 @@ class JobAdmissionTest {
     void perUserAndPerJobLimitsCountEachUserAndEachJobAlone() throws Exception {
         SchedulerSnapshot snapshot = new SchedulerSnapshot(List.of(job("1", JobState.Running, 1, 4, Map.of(), "a"),
                 job("2", JobState.Queued, 2, 4, Map.of(), "a"), job("3", JobState.Queued, 3, 4, Map.of(), "b"),
-                job("4", JobState.Queued, 4, 64, Map.of(), "c")), List.of(), java.util.Set.of(), java.util.Set.of(),
+                job("4", JobState.Queued, 4, 64, Map.of(), "c")), List.of(), Set.of(), Set.of(),
                 Map.of("workq", List.of(
                         new QueueLimit(QueueLimit.Kind.RUNNING_JOBS, QueueLimit.EACH_USER, 1,
                                 "max_run = [u:PBS_GENERIC=1]"),
                         new QueueLimit(QueueLimit.Kind.JOB_CPUS, null, 32, "resources_max.ncpus = 32"))));
         Map<String, String> waiting = waiting(JobAdmission.none().admit(snapshot).snapshot());
-        assertEquals(java.util.Set.of("2", "4"), waiting.keySet());
+        assertEquals(Set.of("2", "4"), waiting.keySet());
         assertTrue(waiting.get("4").startsWith("it asks for 64 CPUs, more than queue workq's resources_max.ncpus"),
                 waiting.get("4"));
+    }
+
+    @Test
+    void aUsersOwnLimitIsAppliedInsteadOfTheOneOnEveryUser() throws Exception {
+        SchedulerSnapshot snapshot = new SchedulerSnapshot(List.of(job("1", JobState.Running, 1, 4, Map.of(), "alice"),
+                job("2", JobState.Queued, 2, 4, Map.of(), "alice"), job("3", JobState.Queued, 3, 4, Map.of(), "alice"),
+                job("4", JobState.Running, 4, 4, Map.of(), "bob"), job("5", JobState.Queued, 5, 4, Map.of(), "bob")),
+                List.of(), Set.of(), Set.of(), Map.of("workq", List.of(
+                        new QueueLimit(QueueLimit.Kind.RUNNING_JOBS, QueueLimit.EACH_USER, 1,
+                                "max_run = [u:PBS_GENERIC=1]"),
+                        new QueueLimit(QueueLimit.Kind.RUNNING_JOBS, "alice", 3, "max_run = [u:alice=3]"))));
+        assertEquals(Set.of("5"), waiting(JobAdmission.none().admit(snapshot).snapshot()).keySet(),
+                "alice may run three; bob, under the generic limit, one");
+    }
+
+    @Test
+    void aTotalAndACommandForOneResourceAreRefusedByName() {
+        ConfigException e = assertThrows(ConfigException.class, () -> shared(Map.of("shared.matlab.total", "3",
+                "shared.matlab.command", "lmstat"), new FakeCommandRunner()));
+        assertEquals(List.of("shared.matlab.total and shared.matlab.command are both set: keep the total for a fixed "
+                + "count, or the command for what is free now"), e.problems());
     }
 
     @Test

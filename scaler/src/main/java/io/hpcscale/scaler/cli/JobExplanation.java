@@ -49,7 +49,7 @@ final class JobExplanation {
             PoolFit fit = matching.forPool(pool.node());
             String why = PoolDemand.whyNever(pool.config(), fit, job);
             Object size = fit.node().property("vm_size");
-            Double price = pool.config().matching().pricePerHour();
+            Double price = pool.pricePerHour();
             String verdict = why != null ? "no: " + why
                     : taken ? "matches and fits (a pool before it is tried first)"
                             : "matches and fits: the job's nodes start here, unless the pool is at max or in backoff";

@@ -256,7 +256,6 @@ public final class SimulatedCloud {
                 .filter(v -> v.state.active()).count();
     }
 
-    /** Instance-hours charged so far: from each start request to its stop. */
     /** Hours the pool's instances have been active, as {@link #instanceHours()} counts them. */
     public synchronized double instanceHours(String pool) {
         refresh();
@@ -271,6 +270,7 @@ public final class SimulatedCloud {
         return (set.instanceSeconds + open) / 3600.0;
     }
 
+    /** Instance-hours charged so far: from each start request to its stop. */
     public synchronized double instanceHours() {
         refresh();
         double open = 0;

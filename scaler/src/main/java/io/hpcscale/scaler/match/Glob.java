@@ -10,6 +10,8 @@ import java.util.regex.Pattern;
  * {@code [!...]} none of it. {@code Standard_F*} matches every F-series size.
  */
 final class Glob {
+    /** Patterns come from jobs: beyond this many the cache starts again rather than grow for ever. */
+    private static final int MAX_KEPT = 1_000;
     private static final Map<String, Pattern> COMPILED = new ConcurrentHashMap<>();
 
     private Glob() {
@@ -18,6 +20,9 @@ final class Glob {
     static boolean matches(String pattern, String value) {
         if (pattern.indexOf('*') < 0 && pattern.indexOf('?') < 0 && pattern.indexOf('[') < 0) {
             return pattern.equals(value);
+        }
+        if (COMPILED.size() >= MAX_KEPT) {
+            COMPILED.clear();
         }
         return COMPILED.computeIfAbsent(pattern, Glob::compile).matcher(value).matches();
     }

@@ -19,6 +19,9 @@ public final class PoolFit {
     private final JobMatching matching;
     private final NodeProperties node;
     private final Map<Key, Judgement> judged = new HashMap<>();
+    /** The last queue asked about and whether it asks anything: a plan's jobs are mostly of one queue. */
+    private String lastQueuePool;
+    private boolean lastQueueAsks;
 
     private record Key(String queuePool, String constraints) {
     }
@@ -40,8 +43,16 @@ public final class PoolFit {
         return judge(job).constraint();
     }
 
+    private boolean queueAsks(String pool) {
+        if (!pool.equals(lastQueuePool)) {
+            lastQueuePool = pool;
+            lastQueueAsks = matching.queueAsks(pool);
+        }
+        return lastQueueAsks;
+    }
+
     private Judgement judge(JobDocument job) {
-        if (job.constraints() == null && !matching.queueAsks(job.poolName())) {
+        if (job.constraints() == null && !queueAsks(job.poolName())) {
             return NOTHING_ASKED;
         }
         return judged.computeIfAbsent(new Key(job.poolName(), job.constraints()), key -> {

@@ -14,6 +14,8 @@ import java.util.Set;
  * @param jobsBeyondMax      jobs that would need more nodes than the pool's max allows now
  * @param placedOnExisting   ids of the jobs that fit running, booting or drained nodes, needing no new one
  * @param notPlaced          ids of the jobs this pool cannot take now: unsatisfiable, or beyond its max
+ * @param placedOnNodesUp    ids of the jobs that fit nodes in service (running or drained), none booting or new: the
+ *                           scheduler can start them now
  */
 public record Demand(
         int jobsConsidered,
@@ -23,7 +25,8 @@ public record Demand(
         List<Unsatisfiable> unsatisfiable,
         int jobsBeyondMax,
         Set<String> placedOnExisting,
-        Set<String> notPlaced) {
+        Set<String> notPlaced,
+        Set<String> placedOnNodesUp) {
 
     public Demand {
         nodesInUse = Set.copyOf(nodesInUse);
@@ -31,10 +34,11 @@ public record Demand(
         unsatisfiable = List.copyOf(unsatisfiable);
         placedOnExisting = Set.copyOf(placedOnExisting);
         notPlaced = Set.copyOf(notPlaced);
+        placedOnNodesUp = Set.copyOf(placedOnNodesUp);
     }
 
     public static Demand none() {
-        return new Demand(0, 0, Set.of(), Set.of(), List.of(), 0, Set.of(), Set.of());
+        return new Demand(0, 0, Set.of(), Set.of(), List.of(), 0, Set.of(), Set.of(), Set.of());
     }
 
     public record Unsatisfiable(String jobId, String reason) {

@@ -4,17 +4,14 @@ import io.hpcscale.common.model.Chunk;
 import io.hpcscale.common.model.JobDocument;
 import io.hpcscale.common.model.Placement;
 import io.hpcscale.scaler.match.Constraint;
-import io.hpcscale.scaler.match.JobMatching;
 import io.hpcscale.scaler.match.PoolFit;
 import io.hpcscale.scaler.match.Verdict;
-import io.hpcscale.scaler.pool.PoolNode;
 import io.hpcscale.scaler.pool.VmShape;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -121,10 +118,6 @@ final class DemandCalculator {
         this.fit = fit;
     }
 
-    /** A pool whose node is only its shape: jobs' own constraints on anything else fail. */
-    DemandCalculator(VmShape shape, int max) {
-        this(shape, max, JobMatching.jobsOnly().forPool(PoolNode.of("pool", shape, Map.of(), Map.of(), Map.of())));
-    }
 
     /**
      * @param newNodesAllowed how many nodes may still be added before the pool reaches its max
@@ -141,6 +134,7 @@ final class DemandCalculator {
         int newNodes = 0;
         int beyondMax = 0;
         Set<String> onExisting = new HashSet<>();
+        Set<String> onNodesUp = new HashSet<>();
         Set<String> notPlaced = new HashSet<>();
         for (JobDocument document : sortedLargestFirst(jobs)) {
             Asked job = asked(document);
@@ -169,6 +163,9 @@ final class DemandCalculator {
                 if (used.stream().noneMatch(bin -> bin.kind == Kind.NEW)) {
                     onExisting.add(job.id());
                 }
+                if (used.stream().allMatch(bin -> bin.kind == Kind.RUNNING || bin.kind == Kind.DRAINING)) {
+                    onNodesUp.add(job.id());
+                }
             }
             open.removeIf(Bin::closed);
         }
@@ -183,7 +180,7 @@ final class DemandCalculator {
             }
         }
         return new Demand(jobs.size(), newNodes, inUse, drainsToCancel, unsatisfiable, beyondMax, onExisting,
-                notPlaced);
+                notPlaced, onNodesUp);
     }
 
     /**

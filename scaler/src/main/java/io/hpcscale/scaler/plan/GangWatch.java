@@ -16,9 +16,11 @@ import java.util.TreeMap;
 /**
  * Jobs that need all their nodes at once in one placement group: MPI gangs ({@code in-a-placement-group}, or several
  * nodes of a pool with InfiniBand). The planner already starts nodes for all of a job's chunks or for none; this
- * times what was started. A gang whose nodes have not all come up within the pool's {@code gangTimeout} is given
- * back: it is left out of the demand, so its nodes are idle and drained like any other, an event says so, and it is
- * tried again after the pool's {@code capacityBackoff}. The clocks live in the pool's state ({@link GangWait}).
+ * times what was started. The clock starts when the pool, out of backoff, needs new nodes for the gang, and stops as
+ * soon as the gang fits nodes in service (the scheduler can start it). A gang whose nodes have not all come up
+ * within the pool's {@code gangTimeout} is given back: it is left out of the pool's demand, so its nodes are idle and
+ * drained like any other (a fallback pool may take it meanwhile), an event says so, and the pool tries it again
+ * after its {@code capacityBackoff}. The clocks live in the pool's state ({@link GangWait}).
  */
 final class GangWatch {
     private final PoolView view;
@@ -80,16 +82,24 @@ final class GangWatch {
         return Set.copyOf(heldBack);
     }
 
-    /** The pool's memory with a clock for each gang this demand starts nodes for. */
+    /**
+     * The pool's memory with a clock for each gang this demand starts nodes for, and none for a gang whose nodes are
+     * all in service.
+     */
     ScalerStateDocument after(Demand demand) {
-        for (JobDocument job : view.consideredJobs()) {
-            String id = job.schedulerId();
-            if (gangs.containsKey(id) || demand.notPlaced().contains(id) || demand.placedOnExisting().contains(id)) {
-                continue;
-            }
-            int nodes = gangNodes(job);
-            if (nodes > 0) {
-                gangs.put(id, new GangWait(view.now(), nodes, null));
+        gangs.entrySet().removeIf(e -> e.getValue().givenBackAt() == null
+                && demand.placedOnNodesUp().contains(e.getKey()));
+        if (!view.memory().inBackoff(view.now())) {
+            for (JobDocument job : view.consideredJobs()) {
+                String id = job.schedulerId();
+                if (gangs.containsKey(id) || demand.notPlaced().contains(id)
+                        || demand.placedOnExisting().contains(id)) {
+                    continue;
+                }
+                int nodes = gangNodes(job);
+                if (nodes > 0) {
+                    gangs.put(id, new GangWait(view.now(), nodes, null));
+                }
             }
         }
         return gangs.equals(view.memory().gangs()) ? view.memory() : view.memory().withGangs(gangs);

@@ -88,6 +88,7 @@ public final class PoolDemand {
         Set<String> notPlaced = new HashSet<>(demand.notPlaced());
         notPlaced.addAll(heldBack);
         return new Demand(demand.jobsConsidered(), demand.newNodes(), demand.nodesInUse(), demand.drainsToCancel(),
-                demand.unsatisfiable(), demand.jobsBeyondMax(), demand.placedOnExisting(), notPlaced);
+                demand.unsatisfiable(), demand.jobsBeyondMax(), demand.placedOnExisting(), notPlaced,
+                demand.placedOnNodesUp());
     }
 }

@@ -11,6 +11,7 @@ import io.hpcscale.scaler.match.Constraint;
 import io.hpcscale.scaler.match.ConstraintException;
 import io.hpcscale.scaler.match.ConstraintParser;
 import io.hpcscale.scaler.match.NodeProperties;
+import io.hpcscale.scaler.match.Quantity;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -151,7 +152,13 @@ public final class PoolConfigs {
                         problems.add(key + ": node." + property + " is not a property one sets; set one of node."
                                 + String.join(", node.", settable()));
                     } else {
-                        properties.put(property, PoolNode.settingValue(text));
+                        Object value = PoolNode.settingValue(text);
+                        String expected = expectedOf(property, value);
+                        if (expected != null) {
+                            problems.add(key + "=" + text + ": expected " + expected);
+                        } else {
+                            properties.put(property, value);
+                        }
                     }
                 } else if (key.startsWith(resourcePrefix)) {
                     resources.put(key.substring(resourcePrefix.length()), PoolNode.settingValue(text));
@@ -160,7 +167,6 @@ public final class PoolConfigs {
                 problems.add(key + "=" + text + ": " + e.getMessage());
             }
         });
-        pool.optionalString("vmSize").ifPresent(size -> properties.putIfAbsent("vm_size", size));
         Constraint constraint = Constraint.NONE;
         if (pool.isSet("constraint")) {
             if (groups.isFallback(pool.name())) {
@@ -174,8 +180,19 @@ public final class PoolConfigs {
                 problems.add(pool.key("constraint") + ": " + e.getMessage());
             }
         }
-        return new PoolMatching(settings.optionalDecimal(pool.key("pricePerHour")).orElse(null), properties,
+        return new PoolMatching(settings.optionalDecimal(pool.key("pricePerHour")).orElse(null),
+                pool.optionalString("vmSize").orElse(null), properties,
                 resources, constraint);
+    }
+
+    /** What the property's value must be, when this one is not; null when it is. */
+    private static String expectedOf(String property, Object value) {
+        return switch (property) {
+            case "spot", "infiniband" -> value instanceof Boolean ? null : "true or false";
+            case "vcpu_count", "pcpu_count", "gpu_count" -> value instanceof Long ? null : "a whole number";
+            case "memory" -> value instanceof Quantity ? null : "a quantity, e.g. memory::448g";
+            default -> null;
+        };
     }
 
     private static List<String> settable() {

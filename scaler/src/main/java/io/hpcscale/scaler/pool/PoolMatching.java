@@ -5,6 +5,7 @@ import io.hpcscale.scaler.match.JobMatching;
 import io.hpcscale.scaler.match.NodeProperties;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -15,14 +16,14 @@ import java.util.Objects;
  *
  * @param pricePerHour    one instance's price per hour ({@code pricePerHour}), or null: a group of pools whose every
  *                        member has a price is tried cheapest first
+ * @param vmSize          the pool's VM size as its settings name it ({@code vmSize}), for where the cloud says none
  * @param properties      node properties set by the administrator ({@code node.<property>}), over the cloud's
  * @param resources       resources the administrator defines ({@code resource.<r>})
  * @param queueConstraint the constraint every job of the pool's queue must meet ({@code constraint}); on the group's
  *                        first pool, whose queue the agent maps
  */
-public record PoolMatching(Double pricePerHour, Map<String, Object> properties, Map<String, Object> resources,
-        Constraint queueConstraint) {
-    public static final PoolMatching NONE = new PoolMatching(null, Map.of(), Map.of(), Constraint.NONE);
+public record PoolMatching(Double pricePerHour, String vmSize, Map<String, Object> properties,
+        Map<String, Object> resources, Constraint queueConstraint) {
 
     public PoolMatching {
         Objects.requireNonNull(queueConstraint, "queueConstraint");
@@ -39,6 +40,11 @@ public record PoolMatching(Double pricePerHour, Map<String, Object> properties, 
 
     /** The pool's node as constraints see it, with what the cloud says of its instances. */
     public NodeProperties node(String pool, VmShape shape, Map<String, Object> fromCloud) {
-        return PoolNode.of(pool, shape, fromCloud, properties, resources);
+        Map<String, Object> cloud = new HashMap<>();
+        if (vmSize != null) {
+            cloud.put("vm_size", vmSize);
+        }
+        cloud.putAll(fromCloud);
+        return PoolNode.of(pool, shape, cloud, properties, resources);
     }
 }

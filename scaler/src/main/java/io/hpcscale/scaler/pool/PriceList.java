@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Locale;
@@ -34,11 +33,12 @@ public final class PriceList {
 
     /** @throws IOException naming the file when it cannot be read or is not a price list */
     public static PriceList read(Path file) throws IOException {
+        if (!Files.exists(file)) {
+            throw new IOException(file + " does not exist: write it with hpcscale-scaler prices --region <region>");
+        }
         JsonNode json;
         try {
             json = JSON.readTree(file.toFile());
-        } catch (NoSuchFileException e) {
-            throw new IOException(file + " does not exist: write it with hpcscale-scaler prices --region <region>");
         } catch (IOException e) {
             throw new IOException(file + " cannot be read as JSON (" + e.getMessage() + "): write it again with "
                     + "hpcscale-scaler prices --region <region>");

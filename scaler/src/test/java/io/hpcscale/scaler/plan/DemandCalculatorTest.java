@@ -9,10 +9,13 @@ import io.hpcscale.common.model.JobState;
 import io.hpcscale.common.model.Placement;
 import io.hpcscale.scaler.plan.DemandCalculator.Capacity;
 import io.hpcscale.scaler.plan.DemandCalculator.Kind;
+import io.hpcscale.scaler.match.JobMatching;
+import io.hpcscale.scaler.pool.PoolNode;
 import io.hpcscale.scaler.pool.VmShape;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -20,7 +23,9 @@ import org.junit.jupiter.api.Test;
 class DemandCalculatorTest {
     private static final Instant SUBMITTED = Instant.parse("2026-11-22T11:00:00Z");
 
-    private final DemandCalculator calculator = new DemandCalculator(new VmShape(16, 65536, 2), 10);
+    private final DemandCalculator calculator = new DemandCalculator(new VmShape(16, 65536, 2), 10,
+            JobMatching.jobsOnly().forPool(PoolNode.of("pool", new VmShape(16, 65536, 2), Map.of(), Map.of(),
+                    Map.of())));
     private final List<JobDocument> jobs = new ArrayList<>();
     private final List<Capacity> capacity = new ArrayList<>();
 

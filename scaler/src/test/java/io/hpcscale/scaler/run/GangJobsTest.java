@@ -158,6 +158,34 @@ class GangJobsTest {
     }
 
     @Test
+    void aGangWhoseNodesAreAllInServiceIsNeverGivenBackHoweverLongTheSchedulerTakes() throws Exception {
+        Scaler scaler = fixture.scaler(fixture.memory, false, mpiPool());
+        gang("slow-to-start", 4);
+
+        minutes(scaler, 30);
+
+        assertEquals(4, running(), "all four came; the job is the scheduler's to start");
+        assertTrue(fixture.state("mpi").gangs().isEmpty(), "the clock stopped once they were in service");
+        assertTrue(fixture.eventsOf(EventKind.GANG_INCOMPLETE).isEmpty());
+    }
+
+    @Test
+    void aGangQueuedWhileThePoolIsInBackoffStartsNoClock() throws Exception {
+        Scaler scaler = fixture.scaler(fixture.memory, false, mpiPool("pool.mpi.capacityBackoff", "30m"));
+        fixture.cloud.failStarts("mpi", 1, false);
+        gang("first", 2);
+        minutes(scaler, 1);
+        assertTrue(fixture.state("mpi").inBackoff(fixture.clock.instant()));
+        documents.delete(List.of(new DocumentKey("mpi", "first")));
+        gang("second", 2);
+
+        minutes(scaler, 5);
+
+        assertTrue(fixture.state("mpi").gangs().keySet().stream().noneMatch("second"::equals),
+                "nothing is started for it while the pool backs off: no time runs against it");
+    }
+
+    @Test
     void aJobOfSeveralNodesOnAPoolWithoutInfinibandIsNoGang() throws Exception {
         Scaler scaler = fixture.scaler(fixture.memory, false, mpiPool("pool.mpi.node.infiniband", "false"));
         fixture.cloud.setCapacityLeft("mpi", 6);

@@ -182,5 +182,9 @@ class MatchingPoolsTest {
                 () -> threeSizes("pool.small.node.colour", "red"));
         assertTrue(property.problems().get(0).startsWith("pool.small.node.colour: node.colour is not a property"),
                 property.getMessage());
+        ConfigException typed = Assertions.assertThrows(ConfigException.class,
+                () -> threeSizes("pool.small.node.spot", "yes", "pool.small.node.memory", "448g"));
+        assertEquals(List.of("pool.small.node.memory=448g: expected a quantity, e.g. memory::448g",
+                "pool.small.node.spot=yes: expected true or false"), typed.problems().stream().sorted().toList());
     }
 }

@@ -82,6 +82,9 @@ public final class SizesComparison {
         if (sizes.size() < 2) {
             throw new IllegalArgumentException("--sizes needs two sizes at least to compare with one");
         }
+        if (sizes.stream().map(VmSize::cpus).distinct().count() < sizes.size()) {
+            throw new IllegalArgumentException("--sizes names two sizes of the same CPUs: give each size once");
+        }
         List<VmSize> byPrice = sizes.stream().sorted(Comparator.comparingDouble(VmSize::pricePerHour)).toList();
         int machineCpus = settings.maxNodes() * settings.cpusPerNode();
         int quota = cpuQuota == null ? machineCpus : cpuQuota;
