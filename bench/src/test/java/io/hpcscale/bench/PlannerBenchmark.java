@@ -62,7 +62,8 @@ class PlannerBenchmark {
         List<JobDocument> distinct = new ArrayList<>(jobs.size());
         for (JobDocument job : jobs) {
             distinct.add(withConstraints(job, "[{\"ib\":true,\"ncpus\":"
-                    + (Math.floorMod(job.schedulerId().hashCode(), 8) + 1) + "},{\"or\":[{\"node.spot\":false},{\"tag\":\"" + job.schedulerId() + "\"}]}]"));
+                    + (Math.floorMod(job.schedulerId().hashCode(), 8) + 1)
+                    + "},{\"or\":[{\"node.spot\":false},{\"tag\":\"" + job.schedulerId() + "\"}]}]"));
         }
         cluster.documents().upsert(distinct);
         measure(cluster, clock, "constraints on every job, each different");

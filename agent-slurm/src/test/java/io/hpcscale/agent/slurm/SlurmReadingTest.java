@@ -202,7 +202,8 @@ class SlurmReadingTest {
     void probesJsonAndFallsBackToPipesWhereItIsMissing() throws Exception {
         runner.failing(List.of("sinfo", "--json"), 1, "sinfo: unrecognized option '--json'\n")
                 .printing(List.of("sinfo", "-h"), "node1|batch|idle|4|0/4/0/4|8000|(null)|none\n")
-                .printing(List.of("squeue", "-h"), "7|batch|PENDING|1|4|0|N/A|Resources||2026-11-22T06:02:56|100|OK\n");
+                .printing(List.of("squeue", "-h"),
+                        "7|batch|PENDING|1|4|0|N/A|Resources||2026-11-22T06:02:56|100|OK|(null)|(null)\n");
         SlurmAdapter adapter = adapter(SlurmAdapter.Format.AUTO);
         SchedulerSnapshot snapshot = adapter.read();
         assertEquals(List.of(new Chunk(1, 4, 0, 0)), snapshot.jobs().get(0).chunks());

@@ -9,9 +9,9 @@ import java.util.regex.Pattern;
 
 /**
  * One setting of the properties file. Pool settings have the pattern {@code pool.<name>.<property>}; their default
- * may mention {@code <name>}, which stands for the pool's name. A key may end in a part the administrator names, written
- * in angle brackets ({@code pool.<name>.resource.<resource>}, {@code shared.<resource>.total}): any letters, digits,
- * {@code _} and {@code -} stand there.
+ * may mention {@code <name>}, which stands for the pool's name. A key may end in a part the administrator names,
+ * written in angle brackets ({@code pool.<name>.resource.<resource>}, {@code shared.<resource>.total}): any letters,
+ * digits, {@code _} and {@code -} stand there.
  *
  * @param defaultValue    the value used when the key is absent, or null when there is none
  * @param defaultMeaning  how the default reads in documentation when it is computed (e.g. "this host's name")

@@ -1,7 +1,10 @@
 package io.hpcscale.common.metrics;
 
 import io.hpcscale.common.secrets.Redactor;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 /**
  * Whether a service is doing its job, for {@code /healthz}: not when its last {@code unhealthyAfter} cycles all
@@ -13,6 +16,7 @@ public final class Health {
     private int failedInARow;
     private String lastFailure;
     private String leaseLost;
+    private final Map<String, String> degraded = new TreeMap<>();
 
     public Health(int unhealthyAfter) {
         if (unhealthyAfter < 1) {
@@ -40,6 +44,18 @@ public final class Health {
         leaseLost = null;
     }
 
+    /**
+     * A part of what the service looks after cannot do its job though the cycles succeed (a scaler's pool protected
+     * after its boots kept failing), until {@link #recovered}.
+     */
+    public synchronized void degraded(String part, String why) {
+        degraded.put(part, Redactor.text(why));
+    }
+
+    public synchronized void recovered(String part) {
+        degraded.remove(part);
+    }
+
     /** Why the service is unhealthy, or empty when it is healthy. */
     public synchronized Optional<String> problem() {
         if (leaseLost != null) {
@@ -47,6 +63,10 @@ public final class Health {
         }
         if (failedInARow >= unhealthyAfter) {
             return Optional.of(failedInARow + " cycles in a row failed; the last: " + lastFailure);
+        }
+        if (!degraded.isEmpty()) {
+            return Optional.of(degraded.entrySet().stream().map(e -> e.getKey() + " " + e.getValue())
+                    .collect(Collectors.joining("; ")));
         }
         return Optional.empty();
     }

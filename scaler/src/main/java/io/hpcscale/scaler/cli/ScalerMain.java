@@ -18,6 +18,7 @@ public final class ScalerMain {
         commandLine.addSubcommand("plan", new ScalerPlanCommand());
         commandLine.addSubcommand("check", new CheckCommand());
         commandLine.addSubcommand("set-capacity", new SetCapacityCommand());
+        commandLine.addSubcommand("resume", new ResumeCommand());
         commandLine.addSubcommand("status", new StatusCommand());
         commandLine.addSubcommand("events", new EventsCommand());
         commandLine.addSubcommand("usage", new UsageCommand());

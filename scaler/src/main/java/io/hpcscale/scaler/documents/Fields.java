@@ -20,6 +20,10 @@ final class Fields {
     static final String EXPIRES_AT = "ExpiresAt";
     static final String GROWING = "Growing";
     static final String GANGS = "Gangs";
+    static final String BOOT_HEALTH = "BootHealth";
+    static final String FAILED_IN_A_ROW = "FailedInARow";
+    static final String RECENT_FAILURES = "RecentFailures";
+    static final String PROTECTED_SINCE = "ProtectedSince";
     static final String NODES = "Nodes";
     static final String GIVEN_BACK_AT = "GivenBackAt";
     static final String GROWN_AT = "GrownAt";

@@ -56,6 +56,14 @@ public final class ScalerStateFormat implements DocumentFormat<ScalerStateDocume
             g.put(Fields.NODES, wait.nodes());
             putInstant(g, Fields.GIVEN_BACK_AT, wait.givenBackAt());
         });
+        BootHealth health = state.bootHealth();
+        if (!health.equals(BootHealth.NONE)) {
+            ObjectNode h = json.putObject(Fields.BOOT_HEALTH);
+            h.put(Fields.FAILED_IN_A_ROW, health.failedInARow());
+            ArrayNode recent = h.putArray(Fields.RECENT_FAILURES);
+            health.recentFailures().forEach(recent::add);
+            putInstant(h, Fields.PROTECTED_SINCE, health.protectedSince());
+        }
         ObjectNode removals = json.putObject(Fields.REMOVALS);
         state.removals().forEach((id, removal) -> {
             ObjectNode r = removals.putObject(id);
@@ -122,7 +130,7 @@ public final class ScalerStateFormat implements DocumentFormat<ScalerStateDocume
                 fields.optionalText(Fields.THROTTLE_REASON), pendingCreate,
                 lastAction, fields.number(Fields.EVICTIONS, 0), fields.instantList(Fields.EVICTION_ROUNDS),
                 decodeRemovals(fields), decodeSealed(fields), fields.instant(Fields.GROWN_AT), decodeGrowing(fields),
-                decodeGangs(fields));
+                decodeGangs(fields), decodeBootHealth(fields));
     }
 
     private static void encodeInstanceRecord(InstanceRecord record, ObjectNode json) {
@@ -192,6 +200,19 @@ public final class ScalerStateFormat implements DocumentFormat<ScalerStateDocume
             growing.put(entry.getKey(), new GrowthAsked(g.requiredInstant(Fields.AT), g.intNumber(Fields.CAPACITY, 0)));
         }
         return growing;
+    }
+
+    private static BootHealth decodeBootHealth(FieldReader state) {
+        JsonNode json = state.node(Fields.BOOT_HEALTH);
+        if (json == null || json.isNull()) {
+            return BootHealth.NONE;
+        }
+        if (!json.isObject()) {
+            throw state.fail(Fields.BOOT_HEALTH, "is not an object of how the pool's boots have gone");
+        }
+        FieldReader h = state.nested(Fields.BOOT_HEALTH, json);
+        return new BootHealth(h.intNumber(Fields.FAILED_IN_A_ROW, 0), h.textList(Fields.RECENT_FAILURES),
+                h.instant(Fields.PROTECTED_SINCE));
     }
 
     private static SortedMap<String, GangWait> decodeGangs(FieldReader state) {

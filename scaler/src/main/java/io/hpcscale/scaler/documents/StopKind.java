@@ -18,6 +18,11 @@ public enum StopKind {
     SURPLUS,
     /** A node, or the render manager, asked for its instance to be removed: it is deleted. */
     REMOVED,
+    /**
+     * Running longer than {@code orphanAfter}, not started by hpcscale, its node reported by no agent, in a pool
+     * whose {@code stopOrphans} is true.
+     */
+    ORPHAN,
     /** Not stopped by hpcscale: the cloud took a Spot instance back. Found, never planned. */
     EVICTED,
     /** Not stopped by hpcscale: someone or something else stopped it. Found, never planned. */

@@ -96,6 +96,11 @@ public final class ScalerMetrics {
             if (census == null) {
                 continue;
             }
+            if (census.protectedBecause() != null) {
+                health.degraded("pool " + pool.pool(), census.protectedBecause());
+            } else {
+                health.recovered("pool " + pool.pool());
+            }
             queuedJobs.labelValues(pool.pool()).set(census.queuedJobs());
             backoff.labelValues(pool.pool()).set(census.backingOff() ? 1 : 0);
             if (census.target() != null) {

@@ -46,6 +46,12 @@ public enum EventKind {
     UNSATISFIABLE("unsatisfiable", false),
     /** A job needing all its nodes at once did not get them all within the pool's gangTimeout: they are given back. */
     GANG_INCOMPLETE("gang-incomplete", false),
+    /** Too many boots failed in a row: the pool starts no instance but a probe until resumed. */
+    PROTECTED("protected", false),
+    /** A protected pool was resumed, by an administrator or a probe that booted. */
+    RESUMED("resumed", false),
+    /** An instance hpcscale did not start runs, billing, with a node no agent reports. */
+    ORPHAN("orphan", false),
     AT_MAX("at-max", false),
     NOTHING_TO_START("nothing-to-start", false),
     WAITING_FOR_JOBS("waiting-for-jobs", false),

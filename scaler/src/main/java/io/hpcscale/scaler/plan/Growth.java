@@ -10,7 +10,8 @@ import java.util.stream.Collectors;
 
 /**
  * How a pool grows, whatever decided it should ({@link ScaleUp}, {@link KeepFixedTarget}): stopped instances start,
- * by node name, before new ones are created; the pool's max, its per-cycle step and backoff bound it. A stopped
+ * by node name, before new ones are created; the pool's max, its per-cycle step and backoff bound it, and a protected
+ * pool ({@link ProtectedPool}) starts one probe instance at most, when it is due and nothing boots. A stopped
  * instance whose node an administrator holds offline is never started.
  */
 final class Growth {
@@ -35,16 +36,28 @@ final class Growth {
         int planned = draft.startsPlanned();
         int count = Math.min(Math.min(wanted, view.pool().max() - active - planned),
                 view.pool().maxStartPerCycle() - planned);
+        String why = reason;
+        if (memory.bootHealth().protectedNow()) {
+            boolean probeDue = !view.now().isBefore(ProtectedPool.probeAt(memory.bootHealth(), view.pool()));
+            if (!probeDue || !view.booting().isEmpty() || planned > 0) {
+                draft.note(EventKind.PROTECTED, ProtectedPool.describe(memory.bootHealth(), view.pool()) + ": "
+                        + wanted + " instances not started" + (fallback == null ? ""
+                                : "; their jobs are offered to pool " + fallback));
+                return;
+            }
+            count = Math.min(count, 1);
+            why = "probe of a protected pool (" + reason + ")";
+        }
         List<Instance> candidates = startable(view, draft);
         int started = 0;
         for (; started < count && started < candidates.size(); started++) {
             Instance instance = candidates.get(started);
-            draft.add(new Start(instance, view.nodeOf(instance), view.nodePoolOf(instance), reason,
+            draft.add(new Start(instance, view.nodeOf(instance), view.nodePoolOf(instance), why,
                     view.drained(instance), false));
         }
         int remaining = count - started;
         if (remaining > 0 && view.state().canCreate()) {
-            draft.add(new Create(remaining, reason));
+            draft.add(new Create(remaining, why));
         } else if (remaining > 0) {
             draft.note(EventKind.NOTHING_TO_START, remaining + " more instances are needed but none is stopped and "
                     + "the provider cannot create instances");

@@ -4,6 +4,7 @@ import io.hpcscale.common.model.NodeNames;
 import io.hpcscale.common.model.VmDocument;
 import io.hpcscale.scaler.cloud.Instance;
 import io.hpcscale.scaler.cloud.PowerState;
+import io.hpcscale.scaler.documents.BootHealth;
 import io.hpcscale.scaler.documents.InstanceRecord;
 import io.hpcscale.scaler.documents.ScalerStateDocument;
 import io.hpcscale.scaler.removal.RemovalMessage;
@@ -80,6 +81,12 @@ final class InstanceSorting {
             SortedMap<String, InstanceRecord> records = new TreeMap<>(memory.instances());
             records.putAll(booted);
             memory = memory.withInstances(records).withBootFailures(0);
+            if (memory.bootHealth().protectedNow()) {
+                draft.note(EventKind.RESUMED, ProtectedPool.lifted(memory.bootHealth(), s.pool()));
+            }
+            if (!memory.bootHealth().equals(BootHealth.NONE)) {
+                memory = memory.withBootHealth(BootHealth.NONE);
+            }
         }
         return unsorted.sorted(memory, running, booting, stopped, unknown, leaving);
     }

@@ -157,7 +157,7 @@ public record Plan(
             return switch (kind) {
                 case BOOT_FAILURE -> EventKind.BOOT_TIMEOUT;
                 case REMOVED -> EventKind.REMOVE;
-                case DRAINED, POWER_SAVING, SURPLUS, EVICTED, STOPPED_ELSEWHERE -> EventKind.STOP;
+                case DRAINED, POWER_SAVING, SURPLUS, ORPHAN, EVICTED, STOPPED_ELSEWHERE -> EventKind.STOP;
             };
         }
 

@@ -27,7 +27,9 @@ import java.util.Set;
  *   <li>{@link NodeRemoval}: nodes that asked for their instance to be removed.</li>
  *   <li>{@link NodesWithoutInstance} (a note) and {@link BootTimeout}: an instance whose node has not reported
  *       within the boot timeout is stopped; the failed boot is counted once the stop is done, and enough failures in
- *       a row put the pool in backoff. What it stops counts for nothing from then on.</li>
+ *       a row put the pool in backoff, or protect it ({@link ProtectedPool}). {@link Orphans}: instances hpcscale
+ *       did not start, whose node no agent reports, are said (and stopped where the pool says so). What these stop
+ *       counts for nothing from then on.</li>
  *   <li>A pool of {@code target = fixed} keeps the count it is given instead ({@link KeepFixedTarget}); a pool
  *       whose scheduler powers its nodes follows its requests ({@link SchedulerPowerRequests}).</li>
  *   <li>{@link ScaleUp}: queued jobs are packed onto free, booting and drained capacity and new nodes
@@ -82,8 +84,8 @@ public final class Planner {
                             + "beyond min, until it reports again");
         }
         PoolView view = InstanceSorting.sort(state, PoolObservation.settle(state, draft), fresh, draft);
-        decideAll(view, draft, fresh ? List.of(new NodeRemoval(), new NodesWithoutInstance(), new BootTimeout())
-                : List.of(new NodeRemoval()));
+        decideAll(view, draft, fresh ? List.of(new NodeRemoval(), new NodesWithoutInstance(), new BootTimeout(),
+                new Orphans()) : List.of(new NodeRemoval()));
         view = view.without(draft.stopped());
         if (state.pool().fixed()) {
             decideAll(view, draft, List.of(new KeepFixedTarget()));
@@ -148,16 +150,16 @@ public final class Planner {
     }
 
     /**
-     * The jobs the next pool of the group should take: those this pool cannot place, and, while it is in backoff,
-     * those that need new nodes. Nothing is passed on when the pool's agent's read is not known fresh: not knowing
-     * is no reason to start nodes elsewhere.
+     * The jobs the next pool of the group should take: those this pool cannot place, and, while it is in backoff or
+     * protected, those that need new nodes. Nothing is passed on when the pool's agent's read is not known fresh: not
+     * knowing is no reason to start nodes elsewhere.
      */
     private static Set<String> passedOn(PoolView view, Demand demand) {
         if (view.state().fallback() == null || !view.fresh()) {
             return Set.of();
         }
         Set<String> passed = new HashSet<>(demand.notPlaced());
-        if (view.memory().inBackoff(view.now())) {
+        if (view.memory().inBackoff(view.now()) || view.memory().bootHealth().protectedNow()) {
             view.consideredJobs().stream().map(JobDocument::schedulerId)
                     .filter(id -> !demand.placedOnExisting().contains(id)).forEach(passed::add);
         }

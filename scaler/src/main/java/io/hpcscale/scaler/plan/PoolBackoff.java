@@ -24,14 +24,20 @@ public final class PoolBackoff {
 
     /**
      * A failed boot, counted once its instance is known to be stopped; enough in a row put the pool in backoff, and
-     * the count begins again.
+     * the count begins again. The pool's boot health counts it too, across backoffs: enough of those protect the
+     * pool ({@link io.hpcscale.scaler.documents.BootHealth}).
+     *
+     * @param why what failed, for status and the protection's reasons
      */
-    public static ScalerStateDocument afterFailedBoot(ScalerStateDocument state, PoolConfig pool, Instant now) {
-        int failures = state.consecutiveBootFailures() + 1;
+    public static ScalerStateDocument afterFailedBoot(ScalerStateDocument state, PoolConfig pool, Instant now,
+            String why) {
+        ScalerStateDocument counted = state.withBootHealth(state.bootHealth().failed(now, why,
+                pool.protection().after()));
+        int failures = counted.consecutiveBootFailures() + 1;
         if (failures < pool.bootFailuresBeforeBackoff()) {
-            return state.withBootFailures(failures);
+            return counted.withBootFailures(failures);
         }
-        return enter(state, pool, now, failures + " boots in a row failed");
+        return enter(counted, pool, now, failures + " boots in a row failed");
     }
 
     /**

@@ -174,12 +174,20 @@ final class PoolObservation {
             return record;
         }
         draft.found(EventKind.FAILED_VM, instance.id(), why + ": counted as a failed boot");
-        memory = PoolBackoff.afterFailedBoot(memory, pool, now);
+        countFailedBoot(why);
+        return record.stopped(now, StopKind.BOOT_FAILURE, why);
+    }
+
+    private void countFailedBoot(String why) {
+        boolean wasProtected = memory.bootHealth().protectedNow();
+        memory = PoolBackoff.afterFailedBoot(memory, pool, now, why);
         if (memory.inBackoff(now)) {
             draft.note(EventKind.BACKOFF, memory.backoffReason() + ": no instance is started until "
                     + memory.backoffUntil());
         }
-        return record.stopped(now, StopKind.BOOT_FAILURE, why);
+        if (!wasProtected && memory.bootHealth().protectedNow()) {
+            draft.note(EventKind.PROTECTED, ProtectedPool.describe(memory.bootHealth(), pool));
+        }
     }
 
     /** A start that did not take, or a boot cut short: not a failed boot, and no eviction to count. */
@@ -216,11 +224,7 @@ final class PoolObservation {
         draft.found(EventKind.SETTLED, instance.id(), asked + ": the cloud lists it " + state
                 + (pending.stopKind() == StopKind.BOOT_FAILURE ? "; counted as a failed boot" : ""));
         if (pending.stopKind() == StopKind.BOOT_FAILURE) {
-            memory = PoolBackoff.afterFailedBoot(memory, pool, now);
-            if (memory.inBackoff(now)) {
-                draft.note(EventKind.BACKOFF, memory.backoffReason() + ": no instance is started until "
-                        + memory.backoffUntil());
-            }
+            countFailedBoot("instance " + instance.id() + ": " + pending.reason());
         }
         return record.stopped(pending.at(), pending.stopKind(), pending.reason());
     }

@@ -30,7 +30,7 @@ public final class StopGuard {
             case DRAINED -> drained(vm, drain);
             case BOOT_FAILURE -> failedBoot(vm, drain);
             case POWER_SAVING -> suspended(vm);
-            case SURPLUS -> unreported(vm);
+            case SURPLUS, ORPHAN -> unreported(vm);
             // A node asking to be removed may have been given a job since: a reported node goes through the drain,
             // unless the scheduler shows it down with no job (its instance stopped).
             case REMOVED -> vm == null || (vm.down() && vm.idle()) ? Optional.empty() : drained(vm, drain);
@@ -78,8 +78,8 @@ public final class StopGuard {
     }
 
     /**
-     * Only an instance whose node no agent reports is stopped as surplus of a fixed target: a reported node may run
-     * jobs, and is drained instead.
+     * Only an instance whose node no agent reports is stopped as surplus of a fixed target, or as an orphan: a
+     * reported node may run jobs, and is drained instead.
      */
     private static Optional<String> unreported(VmDocument vm) {
         return vm == null ? Optional.empty() : Optional.of("an agent reports its node: it is drained instead");

@@ -25,6 +25,9 @@ import java.util.Objects;
  *                                  queue's constraint
  * @param gangTimeout               how long a job that needs all its nodes at once (a gang) waits for the nodes started
  *                                  for it before those that came are given back
+ * @param protection                when failed boots stop the pool starting instances, and when it probes again
+ * @param orphans                   when an instance hpcscale did not start and no agent reports is an orphan, and
+ *                                  whether it is stopped
  */
 public record PoolConfig(
         String name,
@@ -46,7 +49,9 @@ public record PoolConfig(
         EvictionBackoff evictionBackoff,
         List<String> decisions,
         PoolMatching matching,
-        Duration gangTimeout) {
+        Duration gangTimeout,
+        Protection protection,
+        OrphanPolicy orphans) {
 
     public static final String SCALE_UP = "scaleUp";
     public static final String DRAIN_COMPLETION = "drainCompletion";
@@ -59,6 +64,8 @@ public record PoolConfig(
         Objects.requireNonNull(shapeSettings, "shapeSettings");
         Objects.requireNonNull(evictionBackoff, "evictionBackoff");
         Objects.requireNonNull(matching, "matching");
+        Objects.requireNonNull(protection, "protection");
+        Objects.requireNonNull(orphans, "orphans");
         fallbacks = List.copyOf(fallbacks);
         decisions = List.copyOf(decisions);
         if (min < 0 || max < min) {
@@ -86,6 +93,7 @@ public record PoolConfig(
     public PoolConfig withShapeFromProvider(VmShape fromProvider) {
         return new PoolConfig(name, shapeSettings, shapeSettings.over(fromProvider), min, max, idleTimeout,
                 bootTimeout, countHeldJobs, stopAction, maxStartPerCycle, maxStopPerCycle, bootFailuresBeforeBackoff,
-                capacityBackoff, followPowerRequests, fallbacks, fixedTarget, evictionBackoff, decisions, matching, gangTimeout);
+                capacityBackoff, followPowerRequests, fallbacks, fixedTarget, evictionBackoff, decisions, matching,
+                gangTimeout, protection, orphans);
     }
 }

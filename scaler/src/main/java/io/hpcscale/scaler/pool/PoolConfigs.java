@@ -97,7 +97,9 @@ public final class PoolConfigs {
                             FixedTarget.Shrink.fromSetting(pool.string("shrink"))) : null,
                     new EvictionBackoff(pool.intValue("evictionRoundsBeforeBackoff"),
                             pool.duration("evictionWindow")), decisions(pool, problems),
-                    matching(settings, pool, groups, problems), pool.duration("gangTimeout")));
+                    matching(settings, pool, groups, problems), pool.duration("gangTimeout"),
+                    new Protection(pool.intValue("protectAfter"), pool.duration("protectProbeAfter")),
+                    new OrphanPolicy(pool.duration("orphanAfter"), pool.bool("stopOrphans"))));
             if ("fixed".equals(pool.string("target")) && followsPowerRequests) {
                 problems.add(pool.key("target") + " = fixed cannot be combined with " + pool.key(FOLLOW_POWER_REQUESTS)
                         + " = true: the scheduler decides which nodes run; choose one");

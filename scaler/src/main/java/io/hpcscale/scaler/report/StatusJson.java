@@ -60,6 +60,12 @@ public final class StatusJson {
                 p.putObject("backoff").put("until", pool.backoffUntil().toString())
                         .put("reason", pool.backoffReason());
             }
+            if (pool.census() != null && pool.census().protectedBecause() != null) {
+                p.put("protected", pool.census().protectedBecause());
+            }
+            if (pool.census() != null && !pool.census().orphans().isEmpty()) {
+                pool.census().orphans().forEach(p.putArray("orphans")::add);
+            }
             lastAction(p, pool.lastAction());
             agent(p, pool.agent(), status.at());
         }

@@ -52,6 +52,12 @@ public final class StatusText {
                 }
             }
             pool.sealedScaleSets().forEach((scaleSet, why) -> lines.add("  sealed     " + scaleSet + ": " + why));
+            if (pool.census() != null && pool.census().protectedBecause() != null) {
+                lines.add("  protected  " + red(pool.census().protectedBecause()));
+            }
+            if (pool.census() != null) {
+                pool.census().orphans().forEach(orphan -> lines.add("  orphan     " + yellow(orphan)));
+            }
             lines.add("  backoff    " + (pool.backoffUntil() == null ? "none"
                     : yellow("until " + pool.backoffUntil() + " (" + age(status.at(), pool.backoffUntil())
                             + " from now): " + pool.backoffReason())));

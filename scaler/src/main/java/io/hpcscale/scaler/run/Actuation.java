@@ -209,7 +209,7 @@ final class Actuation {
             }
             ledger.updateRecord(instance, r -> r.stopped(now, stop.kind(), stop.reason()));
             if (stop.kind() == StopKind.BOOT_FAILURE) {
-                ledger.countFailedBoot();
+                ledger.countFailedBoot("instance " + instance.id() + ": " + stop.reason());
             }
             ledger.event(stop.event(), subject, stop.reason() + how, Outcome.OK);
             if (stop.kind() == StopKind.POWER_SAVING) {

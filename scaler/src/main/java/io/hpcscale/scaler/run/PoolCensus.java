@@ -8,8 +8,10 @@ import io.hpcscale.common.model.VmDocument;
 import io.hpcscale.scaler.cloud.Instance;
 import io.hpcscale.scaler.documents.InstanceRecord;
 import io.hpcscale.scaler.documents.StopKind;
+import io.hpcscale.scaler.plan.EventKind;
 import io.hpcscale.scaler.plan.Plan;
 import io.hpcscale.scaler.plan.PoolState;
+import io.hpcscale.scaler.plan.ProtectedPool;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -38,15 +40,19 @@ import java.util.Set;
  * @param waitingJobs   jobs of the pool that wait for something other than nodes (a quota, a dependency, a start
  *                      time): more nodes would not start them
  * @param waitingFor    why, for the first {@value #WAITING_SHOWN} of them, as {@code job: what the scheduler says}
+ * @param protectedBecause why the pool starts no instance after too many failed boots, and what to do, or null
+ * @param orphans       instances hpcscale did not start whose node no agent reports, running longer than
+ *                      {@code orphanAfter}: why each is one, and whether it is stopped
  */
 public record PoolCensus(Map<InstanceCategory, Integer> instances, boolean instancesKnown, int queuedJobs,
         int demandedNodes, Integer target, boolean backingOff, Instant agentReadAt, List<String> heldByAdministrator,
-        int waitingJobs, List<String> waitingFor) {
+        int waitingJobs, List<String> waitingFor, String protectedBecause, List<String> orphans) {
     static final int WAITING_SHOWN = 5;
 
     public PoolCensus {
         heldByAdministrator = List.copyOf(heldByAdministrator);
         waitingFor = List.copyOf(waitingFor);
+        orphans = List.copyOf(orphans);
         EnumMap<InstanceCategory, Integer> all = new EnumMap<>(InstanceCategory.class);
         for (InstanceCategory category : InstanceCategory.values()) {
             all.put(category, instances.getOrDefault(category, 0));
@@ -70,9 +76,15 @@ public record PoolCensus(Map<InstanceCategory, Integer> instances, boolean insta
         List<JobDocument> waiting = state.jobs().stream().filter(job -> job.status() == JobState.Waiting).toList();
         List<String> why = waiting.stream().limit(WAITING_SHOWN).map(job -> job.schedulerId()
                 + (job.waitingFor() == null ? "" : ": " + job.waitingFor())).toList();
+        String protectedBecause = state.state().bootHealth().protectedNow()
+                ? ProtectedPool.describe(state.state().bootHealth(), state.pool()) : null;
+        List<String> orphans = new ArrayList<>();
+        plan.notes().stream().filter(n -> n.kind() == EventKind.ORPHAN).forEach(n -> orphans.add(n.message()));
+        plan.stops().stream().filter(stop -> stop.kind() == StopKind.ORPHAN).forEach(stop -> orphans.add(
+                stop.reason()));
         if (!state.instances().known()) {
             return new PoolCensus(Map.of(), false, plan.queuedJobs(), 0, target, backingOff, state.agentReadAt(),
-                    List.of(), waiting.size(), why);
+                    List.of(), waiting.size(), why, protectedBecause, orphans);
         }
         Map<String, VmDocument> nodes = new HashMap<>();
         state.vms().forEach(vm -> nodes.put(NodeNames.key(vm.name()), vm));
@@ -91,7 +103,7 @@ public record PoolCensus(Map<InstanceCategory, Integer> instances, boolean insta
         }
         held.sort(null);
         return new PoolCensus(counts, true, plan.queuedJobs(), plan.demand().newNodes(), target, backingOff,
-                state.agentReadAt(), held, waiting.size(), why);
+                state.agentReadAt(), held, waiting.size(), why, protectedBecause, orphans);
     }
 
     private static InstanceCategory categoryOf(Instance instance, InstanceRecord record, VmDocument node,

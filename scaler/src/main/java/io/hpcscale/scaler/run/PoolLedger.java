@@ -14,6 +14,7 @@ import io.hpcscale.scaler.documents.ScalerStateDocument;
 import io.hpcscale.scaler.plan.EventKind;
 import io.hpcscale.scaler.plan.Plan;
 import io.hpcscale.scaler.plan.PoolBackoff;
+import io.hpcscale.scaler.plan.ProtectedPool;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -148,13 +149,20 @@ final class PoolLedger {
         context.events().refusal(event);
     }
 
-    /** A stop of a failed boot is done: it counts, and enough in a row put the pool in backoff. */
-    void countFailedBoot() {
+    /**
+     * A stop of a failed boot is done: it counts, enough in a row put the pool in backoff, and enough across
+     * backoffs protect it.
+     */
+    void countFailedBoot(String why) {
         boolean before = state.inBackoff(now);
-        state = PoolBackoff.afterFailedBoot(state, pool.config(), now);
+        boolean wasProtected = state.bootHealth().protectedNow();
+        state = PoolBackoff.afterFailedBoot(state, pool.config(), now, why);
         if (!before && state.inBackoff(now)) {
             refusal(EventKind.BACKOFF, List.of(), state.backoffReason() + ": no instance is started until "
                     + state.backoffUntil());
+        }
+        if (!wasProtected && state.bootHealth().protectedNow()) {
+            refusal(EventKind.PROTECTED, List.of(), ProtectedPool.describe(state.bootHealth(), pool.config()));
         }
     }
 

@@ -12,6 +12,7 @@ import io.hpcscale.scaler.pool.VmShape;
 import io.hpcscale.scaler.fixed.TargetSource;
 import io.hpcscale.scaler.fixed.TargetUnavailableException;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 import java.util.OptionalInt;
@@ -29,6 +30,8 @@ public final class PoolRuntime {
     private final TargetSource target;
     private volatile PoolConfig config;
     private final Supplier<PriceList> prices;
+    private Map<String, Object> nodeFacts;
+    private NodeProperties node;
     private volatile boolean shapeChecked;
 
     public PoolRuntime(PoolConfig config, CloudProvider provider) {
@@ -80,9 +83,21 @@ public final class PoolRuntime {
                 Boolean.TRUE.equals(node.property("spot"))).orElse(null);
     }
 
-    /** What the pool's node is and has for jobs' constraints: the settings over what the cloud says. */
-    public NodeProperties node() {
-        return config.matching().node(name(), config.shape(), provider.nodeFacts());
+    /**
+     * What the pool's node is and has for jobs' constraints: the settings over what the cloud says. Made again only
+     * when what the cloud says or the shape changes, which is seldom: every pool's plan asks for it every cycle.
+     */
+    public synchronized NodeProperties node() {
+        Map<String, Object> facts = provider.nodeFacts();
+        if (node == null || !facts.equals(nodeFacts)) {
+            nodeFacts = facts;
+            node = config.matching().node(name(), config.shape(), facts);
+        }
+        return node;
+    }
+
+    private synchronized void forgetNode() {
+        node = null;
     }
 
     /** Where the pool's fixed count lives; empty for a pool whose queued jobs decide. */
@@ -121,6 +136,7 @@ public final class PoolRuntime {
                         + name() + ".cpus and .memoryMb";
             }
             config = config.withShapeFromProvider(shape.get());
+            forgetNode();
             LOG.info("pool {}: one instance offers {} CPUs, {} MiB and {} GPUs (from the VM size, settings "
                     + "applied over it)", name(), config.shape().cpus(), config.shape().memoryMb(),
                     config.shape().gpus());

@@ -206,8 +206,8 @@ public final class Scaler {
                 group.forEach(pool -> outcomes.add(busy(pool, running.since(), now)));
                 continue;
             }
-            GroupCycle part = new GroupCycle(cheapestFirst(group).stream().map(p -> new PoolCycle(p, view, now, act, context,
-                    removals.getOrDefault(p.name(), List.of()))).toList(), view, now, context);
+            GroupCycle part = new GroupCycle(cheapestFirst(group).stream().map(p -> new PoolCycle(p, view, now, act,
+                    context, removals.getOrDefault(p.name(), List.of()))).toList(), view, now, context);
             CompletableFuture<List<PoolOutcome>> outcome = new CompletableFuture<>();
             started.put(group, outcome);
             if (act) {
@@ -293,6 +293,9 @@ public final class Scaler {
      * primary first. Decided each cycle: a price list refreshed, or a VM size first read, changes it.
      */
     static List<PoolRuntime> cheapestFirst(List<PoolRuntime> group) {
+        if (group.size() < 2) {
+            return group;
+        }
         Map<PoolRuntime, Double> prices = new LinkedHashMap<>();
         for (PoolRuntime pool : group) {
             Double price = pool.pricePerHour();

@@ -11,6 +11,7 @@ import io.hpcscale.scaler.pool.PoolConfig;
 import io.hpcscale.scaler.pool.PoolConfigs;
 import io.hpcscale.scaler.pool.VmShape;
 import java.time.Duration;
+import java.util.List;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
@@ -31,17 +32,23 @@ class PoolBackoffTest {
 
     @Test
     void theThirdFailedBootInARowEntersBackoffAndTheCountBeginsAgain() {
-        ScalerStateDocument two = PoolBackoff.afterFailedBoot(PoolBackoff.afterFailedBoot(fresh, pool, NOW), pool,
-                NOW);
+        ScalerStateDocument two = PoolBackoff.afterFailedBoot(PoolBackoff.afterFailedBoot(fresh, pool, NOW, "a"), pool,
+                NOW, "b");
         assertEquals(2, two.consecutiveBootFailures());
         assertNull(two.backoffUntil());
-        ScalerStateDocument three = PoolBackoff.afterFailedBoot(two, pool, NOW);
+        ScalerStateDocument three = PoolBackoff.afterFailedBoot(two, pool, NOW, "c");
         assertEquals(NOW.plus(Duration.ofMinutes(10)), three.backoffUntil());
         assertEquals("3 boots in a row failed", three.backoffReason());
         assertEquals(0, three.consecutiveBootFailures());
-        ScalerStateDocument four = PoolBackoff.afterFailedBoot(three, pool, NOW.plusSeconds(300));
+        ScalerStateDocument four = PoolBackoff.afterFailedBoot(three, pool, NOW.plusSeconds(300), "d");
         assertEquals(1, four.consecutiveBootFailures());
         assertEquals(three.backoffUntil(), four.backoffUntil(), "one more failure does not extend the backoff");
+        assertEquals(4, four.bootHealth().failedInARow(), "the backoff did not reset the boots' health");
+        assertNull(four.bootHealth().protectedSince(), "four of the default five");
+        ScalerStateDocument five = PoolBackoff.afterFailedBoot(four, pool, NOW.plusSeconds(400), "e");
+        assertEquals(NOW.plusSeconds(400), five.bootHealth().protectedSince());
+        assertEquals(List.of(NOW + ": a", NOW + ": b", NOW + ": c", NOW.plusSeconds(300) + ": d",
+                NOW.plusSeconds(400) + ": e"), five.bootHealth().recentFailures());
     }
 
     @Test

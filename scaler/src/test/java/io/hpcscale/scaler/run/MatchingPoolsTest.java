@@ -110,7 +110,8 @@ class MatchingPoolsTest {
         cycle(scaler);
 
         assertEquals(0, fixture.active("small"));
-        assertEquals(1, fixture.active("medium"), "mpi and not-the-smallest share one node of the cheapest meeting them");
+        assertEquals(1, fixture.active("medium"),
+                "mpi and not-the-smallest share one node of the cheapest meeting them");
         assertEquals(1, fixture.active("large"), "rdma: only large has InfiniBand");
         assertTrue(fixture.eventsOf(EventKind.UNSATISFIABLE).isEmpty());
     }

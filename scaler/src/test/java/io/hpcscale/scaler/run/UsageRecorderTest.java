@@ -22,7 +22,7 @@ class UsageRecorderTest {
 
     private static PoolCensus census(int busy, int free) {
         return new PoolCensus(Map.of(InstanceCategory.BUSY, busy, InstanceCategory.FREE, free), true, 0, 0, null,
-                false, null, List.of(), 0, List.of());
+                false, null, List.of(), 0, List.of(), null, List.of());
     }
 
     private Optional<UsageDocument> day(String day) {
@@ -70,7 +70,7 @@ class UsageRecorderTest {
     void aGapLongerThanSixHoursIsNotCountedAndUnknownInstancesAreNotSampled() {
         recorder.record("p", census(3, 0), clock.instant());
         clock.advance(Duration.ofHours(7));
-        recorder.record("p", new PoolCensus(Map.of(), false, 0, 0, null, false, null, List.of(), 0, List.of()),
+        recorder.record("p", new PoolCensus(Map.of(), false, 0, 0, null, false, null, List.of(), 0, List.of(), null, List.of()),
                 clock.instant());
         assertTrue(day("2026-11-23").isEmpty(), "unknown is not zero: nothing written");
 

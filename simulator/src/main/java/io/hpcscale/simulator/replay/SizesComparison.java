@@ -208,7 +208,8 @@ public final class SizesComparison {
                     .append(row.violations()).append(",\"instanceHoursBySize\":{");
             int j = 0;
             for (Map.Entry<Integer, Double> h : row.hoursBySize().entrySet()) {
-                out.append(j++ == 0 ? "" : ",").append('"').append(h.getKey()).append("\":").append(round(h.getValue()));
+                out.append(j++ == 0 ? "" : ",").append('"').append(h.getKey()).append("\":")
+                        .append(round(h.getValue()));
             }
             out.append("}}");
         }

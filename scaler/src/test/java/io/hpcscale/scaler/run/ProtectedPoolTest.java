@@ -1,0 +1,135 @@
+package io.hpcscale.scaler.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hpcscale.common.config.ConfigCatalog;
+import io.hpcscale.common.config.ConfigLoader;
+import io.hpcscale.common.model.CosmosIds;
+import io.hpcscale.common.model.DocumentType;
+import io.hpcscale.common.model.NodeJobStatus;
+import io.hpcscale.common.model.VmDocument;
+import io.hpcscale.common.store.DocumentStore;
+import io.hpcscale.scaler.Programs;
+import io.hpcscale.scaler.documents.BootHealth;
+import io.hpcscale.scaler.documents.EventDocument;
+import io.hpcscale.scaler.plan.EventKind;
+import io.hpcscale.scaler.pool.PoolConfig;
+import io.hpcscale.scaler.pool.PoolConfigs;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A pool whose instances start but never join the scheduler (a broken image): after protectAfter failed boots in a
+ * row, across backoffs, it starts nothing but a probe every protectProbeAfter, until a probe boots or an
+ * administrator resumes it.
+ */
+class ProtectedPoolTest {
+    private final ScalerFixture fixture = new ScalerFixture();
+    private final DocumentStore documents = new DocumentStore(fixture.memory);
+
+    private PoolConfig pool() {
+        Map<String, String> values = new LinkedHashMap<>();
+        values.put("pool.img.provider", "simulated");
+        values.put("pool.img.cpus", "16");
+        values.put("pool.img.memoryMb", "65536");
+        values.put("pool.img.max", "4");
+        values.put("pool.img.simulated.bootDelay", "1m");
+        values.put("pool.img.bootTimeout", "5m");
+        values.put("pool.img.bootFailuresBeforeBackoff", "2");
+        values.put("pool.img.capacityBackoff", "3m");
+        values.put("pool.img.protectAfter", "4");
+        values.put("pool.img.protectProbeAfter", "30m");
+        return PoolConfigs.fromSettings(new ConfigLoader(ConfigCatalog.installed()).fromMap(values, Programs.SCALER))
+                .get("img");
+    }
+
+    /** The nodes whose instances came up, reported free as an agent would; the others never join. */
+    private void agentReads() {
+        List<VmDocument> vms = new ArrayList<>();
+        for (String node : fixture.cloud.upNodes("img")) {
+            vms.add(new VmDocument(CosmosIds.encode(node), "img", node, NodeJobStatus.Free, "free", false, false,
+                    false, false, 16, 0, 65536, 0, 0, 0, List.of(), fixture.clock.instant(), fixture.clock.instant(),
+                    null, "agent-h-pbs"));
+        }
+        documents.upsert(vms);
+        fixture.agentReported("img");
+    }
+
+    private void minutes(Scaler scaler, int minutes) throws InterruptedException {
+        for (int i = 0; i < minutes; i++) {
+            agentReads();
+            scaler.runOnce(fixture.clock.instant());
+            fixture.clock.advance(Duration.ofMinutes(1));
+        }
+    }
+
+    private long starts() {
+        return fixture.eventsOf(EventKind.START).size() + fixture.eventsOf(EventKind.CREATE).size();
+    }
+
+    @Test
+    void fourFailedBootsAcrossBackoffsProtectThePoolAndAProbeThatBootsResumesIt() throws Exception {
+        Scaler scaler = fixture.scaler(fixture.memory, false, pool());
+        fixture.cloud.breakBoots("img", 1000);
+        fixture.queued("img", "j1", 16);
+
+        minutes(scaler, 40);
+        BootHealth health = fixture.state("img").bootHealth();
+        assertTrue(health.protectedNow(), "four boots in a row failed: " + health);
+        assertTrue(fixture.eventsOf(EventKind.PROTECTED).stream()
+                .anyMatch(e -> e.reason().startsWith("protected since")), "an event says so");
+        assertTrue(health.recentFailures().get(health.recentFailures().size() - 1).contains("img_"),
+                "the last failures' reasons are kept: " + health.recentFailures());
+
+        long startsWhenProtected = starts();
+        Duration untilProbe = Duration.between(fixture.clock.instant(),
+                health.protectedSince().plus(Duration.ofMinutes(30)));
+        minutes(scaler, (int) untilProbe.toMinutes() - 1);
+        assertEquals(startsWhenProtected, starts(), "nothing starts while protected, before the probe");
+
+        fixture.cloud.breakBoots("img", 0);
+        minutes(scaler, 10);
+        assertEquals(startsWhenProtected + 1, starts(), "one probe, which took the job");
+        assertEquals(BootHealth.NONE, fixture.state("img").bootHealth(), "the probe booted");
+        assertEquals(1, fixture.eventsOf(EventKind.RESUMED).size());
+    }
+
+    @Test
+    void anAdministratorResumesAProtectedPoolAndItStartsAgainAtTheNextCycle() throws Exception {
+        Scaler scaler = fixture.scaler(fixture.memory, false, pool());
+        fixture.cloud.breakBoots("img", 1000);
+        fixture.queued("img", "j1", 16);
+        minutes(scaler, 40);
+        assertTrue(fixture.state("img").bootHealth().protectedNow());
+        long before = starts();
+
+        Optional<BootHealth> was = PoolResume.resume(documents, "img");
+
+        assertTrue(was.isPresent() && was.get().failedInARow() >= 4, String.valueOf(was));
+        assertEquals(Optional.empty(), PoolResume.resume(documents, "img"), "resumed once: nothing more to do");
+        minutes(scaler, 1);
+        assertTrue(starts() > before, "it starts instances for its job at once");
+    }
+
+    @Test
+    void theStatusOfAProtectedPoolSaysSoAndHowToResumeIt() throws Exception {
+        Scaler scaler = fixture.scaler(fixture.memory, false, pool());
+        fixture.cloud.breakBoots("img", 1000);
+        fixture.queued("img", "j1", 16);
+        minutes(scaler, 40);
+
+        PoolCensus census = scaler.planOnly(fixture.clock.instant()).pools().get(0).census();
+
+        assertTrue(census.protectedBecause().contains("until hpcscale-scaler resume img, or a probe instance at"),
+                census.protectedBecause());
+        assertTrue(documents.inPool(DocumentType.EVENTS, "img", EventDocument.class).stream()
+                .anyMatch(e -> e.action().equals("protected")), "the event is in the store");
+    }
+
+}
