@@ -45,15 +45,13 @@ public final class Health {
     }
 
     /**
-     * A part of what the service looks after cannot do its job though the cycles succeed (a scaler's pool protected
-     * after its boots kept failing), until {@link #recovered}.
+     * The parts of what the service looks after that cannot do their job though its cycles succeed (a scaler's pools
+     * protected after their boots kept failing), as its last cycle found them: none for a standby, which looks after
+     * nothing.
      */
-    public synchronized void degraded(String part, String why) {
-        degraded.put(part, Redactor.text(why));
-    }
-
-    public synchronized void recovered(String part) {
-        degraded.remove(part);
+    public synchronized void degraded(Map<String, String> parts) {
+        degraded.clear();
+        parts.forEach((part, why) -> degraded.put(part, Redactor.text(why)));
     }
 
     /** Why the service is unhealthy, or empty when it is healthy. */

@@ -11,6 +11,7 @@ import io.hpcscale.common.store.StoreFactory;
 import io.hpcscale.scaler.documents.BootHealth;
 import io.hpcscale.scaler.pool.PoolConfigs;
 import io.hpcscale.scaler.run.PoolResume;
+import io.hpcscale.scaler.run.ScalerEvents;
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.util.Optional;
@@ -50,8 +51,12 @@ final class ResumeCommand implements Callable<Integer> {
             err.flush();
             return Cli.FAILURE;
         }
-        try (ClusterLoadStore store = StoreFactory.open(settings, Clock.systemUTC())) {
-            Optional<BootHealth> was = PoolResume.resume(new DocumentStore(store), poolName);
+        Clock clock = Clock.systemUTC();
+        try (ClusterLoadStore store = StoreFactory.open(settings, clock)) {
+            DocumentStore documents = new DocumentStore(store);
+            Optional<BootHealth> was = PoolResume.resume(documents, poolName, new ScalerEvents(documents,
+                    settings.duration("scaler.eventTtl"), true), clock.instant(), "hpcscale-scaler resume on "
+                    + ThisHost.name());
             if (was.isEmpty()) {
                 out.printf("pool %s is not protected: nothing to resume%n", poolName);
             } else {

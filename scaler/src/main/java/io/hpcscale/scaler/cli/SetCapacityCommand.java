@@ -15,8 +15,6 @@ import io.hpcscale.scaler.run.ActionGate;
 import io.hpcscale.scaler.fixed.TargetSource;
 import io.hpcscale.scaler.fixed.TargetUnavailableException;
 import java.io.PrintWriter;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Optional;
@@ -69,7 +67,7 @@ final class SetCapacityCommand implements Callable<Integer> {
             TargetSource target = inCloud.orElseGet(() -> providers.targetForPool(poolName, new DocumentStore(store),
                     clock));
             OptionalInt before = readQuietly(target);
-            target.write(count, "set-capacity on " + host());
+            target.write(count, "set-capacity on " + ThisHost.name());
             out.printf("pool %s: target %s -> %d (%s); the scaler acts on it at its next cycle%n", poolName,
                     before.isPresent() ? Integer.toString(before.getAsInt()) : "unset", count, target.describe());
             if (count < pool.min()) {
@@ -109,14 +107,6 @@ final class SetCapacityCommand implements Callable<Integer> {
             return target.read();
         } catch (TargetUnavailableException e) {
             return OptionalInt.empty();
-        }
-    }
-
-    private static String host() {
-        try {
-            return InetAddress.getLocalHost().getHostName();
-        } catch (UnknownHostException e) {
-            return "an unnamed host";
         }
     }
 }

@@ -15,6 +15,8 @@ import io.prometheus.metrics.core.metrics.Gauge;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The scaler's metrics, from each cycle's outcome: instances by pool and state, demand, actions and refusals, backoff,
@@ -79,6 +81,7 @@ public final class ScalerMetrics {
             for (Gauge perPool : List.of(instances, queuedJobs, demandedNodes, target, backoff, agentReadAge)) {
                 perPool.clear();
             }
+            health.degraded(Map.of());
             return;
         }
         boolean leaseUnknown = outcome.lease() != null && outcome.lease().state() == LeaseStatus.State.UNKNOWN;
@@ -90,6 +93,7 @@ public final class ScalerMetrics {
                 : outcome.pools().stream().filter(PoolOutcome::failed)
                         .map(p -> "pool " + p.pool() + ": " + p.problem()).findFirst().orElse(null);
         cycles.cycle(outcome.at(), took, kind, why, storeUsage);
+        Map<String, String> protectedPools = new TreeMap<>();
         for (PoolOutcome pool : outcome.pools()) {
             pool.events().forEach(e -> count(pool.pool(), e));
             PoolCensus census = pool.census();
@@ -97,9 +101,7 @@ public final class ScalerMetrics {
                 continue;
             }
             if (census.protectedBecause() != null) {
-                health.degraded("pool " + pool.pool(), census.protectedBecause());
-            } else {
-                health.recovered("pool " + pool.pool());
+                protectedPools.put("pool " + pool.pool(), census.protectedBecause());
             }
             queuedJobs.labelValues(pool.pool()).set(census.queuedJobs());
             backoff.labelValues(pool.pool()).set(census.backingOff() ? 1 : 0);
@@ -117,6 +119,7 @@ public final class ScalerMetrics {
                 }
             }
         }
+        health.degraded(protectedPools);
     }
 
     private void count(String pool, ScalerEvent event) {

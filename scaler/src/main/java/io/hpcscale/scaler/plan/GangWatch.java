@@ -89,7 +89,7 @@ final class GangWatch {
     ScalerStateDocument after(Demand demand) {
         gangs.entrySet().removeIf(e -> e.getValue().givenBackAt() == null
                 && demand.placedOnNodesUp().contains(e.getKey()));
-        if (!view.memory().inBackoff(view.now())) {
+        if (!view.memory().inBackoff(view.now()) && !view.memory().bootHealth().protectedNow()) {
             for (JobDocument job : view.consideredJobs()) {
                 String id = job.schedulerId();
                 if (gangs.containsKey(id) || demand.notPlaced().contains(id)

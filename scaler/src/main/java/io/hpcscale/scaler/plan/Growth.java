@@ -37,14 +37,13 @@ final class Growth {
         int count = Math.min(Math.min(wanted, view.pool().max() - active - planned),
                 view.pool().maxStartPerCycle() - planned);
         String why = reason;
-        if (memory.bootHealth().protectedNow()) {
-            boolean probeDue = !view.now().isBefore(ProtectedPool.probeAt(memory.bootHealth(), view.pool()));
-            if (!probeDue || !view.booting().isEmpty() || planned > 0) {
-                draft.note(EventKind.PROTECTED, ProtectedPool.describe(memory.bootHealth(), view.pool()) + ": "
-                        + wanted + " instances not started" + (fallback == null ? ""
-                                : "; their jobs are offered to pool " + fallback));
-                return;
-            }
+        int allowed = ProtectedPool.allowedStarts(view, draft);
+        if (allowed == 0) {
+            draft.note(EventKind.PROTECTED, ProtectedPool.refusal(view, draft) + (fallback == null ? ""
+                    : "; its jobs are offered to pool " + fallback));
+            return;
+        }
+        if (allowed == 1) {
             count = Math.min(count, 1);
             why = "probe of a protected pool (" + reason + ")";
         }

@@ -67,7 +67,8 @@ final class InstanceSorting {
                     if (fresh && vm == null && !s.reportedInAnotherPool(instance.nodeName())) {
                         draft.note(EventKind.UNREPORTED_NODE, "instance " + instance.id() + " runs but no agent "
                                 + "reports its node " + instance.nodeName() + " in this pool (check the pool's "
-                                + "queue, partition or nodePattern); hpcscale will not stop it");
+                                + "queue, partition or nodePattern); hpcscale stops it only as an orphan, where the "
+                                + "pool's stopOrphans is true");
                     }
                 }
                 case STOPPED -> addUnlessLeaving(stopped, instance, isLeaving);
@@ -81,10 +82,13 @@ final class InstanceSorting {
             SortedMap<String, InstanceRecord> records = new TreeMap<>(memory.instances());
             records.putAll(booted);
             memory = memory.withInstances(records).withBootFailures(0);
-            if (memory.bootHealth().protectedNow()) {
+            // Only a boot hpcscale asked for clears the boots' health: an instance found booting (a maintenance
+            // reboot, one started by hand) says nothing of whether the pool's own starts work.
+            boolean ours = booted.values().stream().anyMatch(InstanceRecord::startedByHpcscale);
+            if (ours && memory.bootHealth().protectedNow()) {
                 draft.note(EventKind.RESUMED, ProtectedPool.lifted(memory.bootHealth(), s.pool()));
             }
-            if (!memory.bootHealth().equals(BootHealth.NONE)) {
+            if (ours && !memory.bootHealth().equals(BootHealth.NONE)) {
                 memory = memory.withBootHealth(BootHealth.NONE);
             }
         }

@@ -62,6 +62,11 @@ final class PlanDraft {
         found.add(new Found(kind, instance, message));
     }
 
+    /** Whether a note of this kind was made this cycle. */
+    boolean noted(EventKind kind) {
+        return notes.stream().anyMatch(note -> note.kind() == kind);
+    }
+
     boolean foundAny(EventKind kind) {
         return found.stream().anyMatch(f -> f.kind() == kind);
     }

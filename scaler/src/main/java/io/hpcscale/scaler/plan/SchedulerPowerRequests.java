@@ -64,6 +64,9 @@ final class SchedulerPowerRequests implements Decision {
             } else if (memory.inBackoff(view.now())) {
                 draft.note(EventKind.BACKOFF, "in backoff until " + memory.backoffUntil() + " ("
                         + memory.backoffReason() + "): the scheduler's resume of " + request.name() + " waits");
+            } else if (ProtectedPool.allowedStarts(view, draft) == 0) {
+                draft.note(EventKind.PROTECTED, ProtectedPool.refusal(view, draft) + ": the scheduler's resume of "
+                        + request.name() + " waits");
             } else if (!room) {
                 draft.note(EventKind.AT_MAX, "the scheduler asks to resume " + request.name()
                         + " but the pool is at its max of " + view.pool().max() + " or its step limit");

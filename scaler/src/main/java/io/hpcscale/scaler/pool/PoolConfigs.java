@@ -109,6 +109,11 @@ public final class PoolConfigs {
                         + "keeps its count whatever the jobs, so there are no jobs to pass on; give each pool its "
                         + "own target");
             }
+            if (pool.bool("stopOrphans") && groups.isFallback(name)) {
+                problems.add(pool.key("stopOrphans") + " = true on a fallback pool: its nodes are reported in pool "
+                        + groups.primaryOf(name).orElseThrow() + "'s partition, where a stop's last check does not "
+                        + "look; report orphans only (remove the line)");
+            }
             if (followsPowerRequests && (groups.isFallback(name) || groups.group(name).size() > 1)) {
                 problems.add(pool.key(FOLLOW_POWER_REQUESTS) + " = true cannot be combined with fallback pools: the "
                         + "scheduler chooses which nodes to resume, so there is nothing for a fallback to take over");

@@ -90,13 +90,17 @@ final class GroupCycle {
     }
 
     /**
-     * What the pool could not take; if acting put it in backoff (a capacity or quota error), the plan is made again
-     * from the state the actions left, so the jobs it meant to start nodes for fall through at once.
+     * What the pool could not take; if acting put it in backoff (a capacity or quota error) or protected it (its
+     * failed boots counted), the plan is made again from the state the actions left, so the jobs it meant to start
+     * nodes for fall through at once.
      */
     private Set<String> passedOn(PoolCycle member, PoolCycle.Prepared prepared, List<JobDocument> offered,
             List<VmDocument> vms, String fallback, PoolCycle.Finished finished) {
         PlanResult planned = finished.result();
-        if (fallback == null || planned.state().inBackoff(now) || !finished.stateAfter().inBackoff(now)) {
+        boolean enteredBackoff = !planned.state().inBackoff(now) && finished.stateAfter().inBackoff(now);
+        boolean protectedNow = !planned.state().bootHealth().protectedNow()
+                && finished.stateAfter().bootHealth().protectedNow();
+        if (fallback == null || !(enteredBackoff || protectedNow)) {
             return planned.plan().passedOn();
         }
         return context.planner().plan(member.stateFor(prepared, offered, vms, fallback, finished.stateAfter()))

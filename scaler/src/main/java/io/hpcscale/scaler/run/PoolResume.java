@@ -4,6 +4,9 @@ import io.hpcscale.common.store.DocumentStore;
 import io.hpcscale.common.store.EtagConflictException;
 import io.hpcscale.scaler.documents.BootHealth;
 import io.hpcscale.scaler.documents.ScalerStateDocument;
+import io.hpcscale.scaler.plan.EventKind;
+import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -18,8 +21,13 @@ public final class PoolResume {
     private PoolResume() {
     }
 
-    /** @return what the pool's boots were before, or empty when it was not protected (nothing is written then) */
-    public static Optional<BootHealth> resume(DocumentStore store, String pool) {
+    /**
+     * @param events where the {@code resumed} event goes
+     * @param who    who resumed it, for the event: "hpcscale-scaler resume on manager1"
+     * @return what the pool's boots were before, or empty when it was not protected (nothing is written then)
+     */
+    public static Optional<BootHealth> resume(DocumentStore store, String pool, ScalerEvents events, Instant now,
+            String who) {
         ScalerStateStore states = new ScalerStateStore(store);
         for (int attempt = 1; ; attempt++) {
             ScalerStateStore.Loaded loaded = states.read(pool);
@@ -29,6 +37,9 @@ public final class PoolResume {
             }
             try {
                 states.write(state.withBootHealth(BootHealth.NONE).backoff(null, null), loaded.etag());
+                events.action(new ScalerEvent(now, pool, EventKind.RESUMED, List.of(), "resumed by " + who
+                        + ": it was protected since " + state.bootHealth().protectedSince() + " after "
+                        + state.bootHealth().failedInARow() + " failed boots", Outcome.OK));
                 return Optional.of(state.bootHealth());
             } catch (EtagConflictException e) {
                 if (attempt == ATTEMPTS) {

@@ -36,6 +36,7 @@ class OrphansTest {
         values.put("pool.farm.memoryMb", "65536");
         values.put("pool.farm.max", "4");
         values.put("pool.farm.simulated.bootDelay", "1m");
+        values.put("pool.farm.bootTimeout", "5m");
         values.put("pool.farm.orphanAfter", "10m");
         values.put("pool.farm.stopOrphans", Boolean.toString(stop));
         return PoolConfigs.fromSettings(new ConfigLoader(ConfigCatalog.installed()).fromMap(values, Programs.SCALER))

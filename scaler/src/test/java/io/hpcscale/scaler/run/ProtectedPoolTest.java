@@ -101,6 +101,28 @@ class ProtectedPoolTest {
     }
 
     @Test
+    void aProbeThatFailsIsFollowedByTheNextOnlyAProbeIntervalLater() throws Exception {
+        Scaler scaler = fixture.scaler(fixture.memory, false, pool());
+        fixture.cloud.breakBoots("img", 1000);
+        fixture.queued("img", "j1", 16);
+        minutes(scaler, 40);
+        BootHealth protectedAt = fixture.state("img").bootHealth();
+        assertTrue(protectedAt.protectedNow());
+        long before = starts();
+
+        minutes(scaler, (int) Duration.between(fixture.clock.instant(),
+                protectedAt.protectedSince().plus(Duration.ofMinutes(30))).toMinutes() + 8);
+        assertEquals(before + 1, starts(), "one probe, which failed within its boot timeout");
+        BootHealth afterProbe = fixture.state("img").bootHealth();
+        assertTrue(afterProbe.protectedSince().isAfter(protectedAt.protectedSince()), "the wait begins again");
+
+        minutes(scaler, 20);
+        assertEquals(before + 1, starts(), "no probe straight after the failed one");
+        minutes(scaler, 15);
+        assertEquals(before + 2, starts(), "the next probe, a probe interval after the failure");
+    }
+
+    @Test
     void anAdministratorResumesAProtectedPoolAndItStartsAgainAtTheNextCycle() throws Exception {
         Scaler scaler = fixture.scaler(fixture.memory, false, pool());
         fixture.cloud.breakBoots("img", 1000);
@@ -109,10 +131,14 @@ class ProtectedPoolTest {
         assertTrue(fixture.state("img").bootHealth().protectedNow());
         long before = starts();
 
-        Optional<BootHealth> was = PoolResume.resume(documents, "img");
+        ScalerEvents events = new ScalerEvents(documents, Duration.ofDays(1), true);
+        Optional<BootHealth> was = PoolResume.resume(documents, "img", events, fixture.clock.instant(), "a test");
 
         assertTrue(was.isPresent() && was.get().failedInARow() >= 4, String.valueOf(was));
-        assertEquals(Optional.empty(), PoolResume.resume(documents, "img"), "resumed once: nothing more to do");
+        assertEquals(Optional.empty(), PoolResume.resume(documents, "img", events, fixture.clock.instant(),
+                "a test"), "resumed once: nothing more to do");
+        assertTrue(documents.inPool(DocumentType.EVENTS, "img", EventDocument.class).stream()
+                .anyMatch(e -> e.action().equals("resumed") && e.reason().startsWith("resumed by a test")));
         minutes(scaler, 1);
         assertTrue(starts() > before, "it starts instances for its job at once");
     }
