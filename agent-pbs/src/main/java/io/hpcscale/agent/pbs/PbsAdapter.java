@@ -170,4 +170,14 @@ public final class PbsAdapter implements SchedulerAdapter {
     public void bringBack(String node) throws SchedulerCommandException, InterruptedException {
         runner.change(commands.returnToService(node));
     }
+
+    /**
+     * {@code qrerun JOB}: the server kills the job on its nodes and queues it again, keeping its id. It needs the
+     * operator or manager right the drains need already, and refuses a job submitted with {@code -r n}.
+     */
+    @Override
+    public boolean requeue(String jobId) throws SchedulerCommandException, InterruptedException {
+        runner.change(commands.rerun(jobId));
+        return true;
+    }
 }

@@ -35,6 +35,16 @@ record PbsCommands(String qstat, String pbsnodes, CommandLimits limits) {
         return new CommandLine(List.of(pbsnodes, "-o", "-C", comment, node), limits, PBSNODES_SETTING);
     }
 
+    /**
+     * {@code qrerun} from the same directory as the configured {@code qstat} (PBS installs its client commands side
+     * by side), or from the PATH when qstat is.
+     */
+    CommandLine rerun(String jobId) {
+        int slash = qstat.lastIndexOf('/');
+        String qrerun = slash < 0 ? "qrerun" : qstat.substring(0, slash + 1) + "qrerun";
+        return new CommandLine(List.of(qrerun, jobId), limits, QSTAT_SETTING);
+    }
+
     CommandLine returnToService(String node) {
         return new CommandLine(List.of(pbsnodes, "-r", "-C", RETURNED_COMMENT, node), limits, PBSNODES_SETTING);
     }

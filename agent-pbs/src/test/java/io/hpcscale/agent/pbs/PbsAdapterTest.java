@@ -52,6 +52,21 @@ class PbsAdapterTest {
     }
 
     @Test
+    void requeuesAJobWithTheQrerunBesideTheConfiguredQstat() throws Exception {
+        runner.printing(List.of("/opt/pbs/bin/qrerun"), "");
+        adapter.requeue("1042.pbs-server");
+        assertEquals(List.of("/opt/pbs/bin/qrerun", "1042.pbs-server"), runner.calls().get(0));
+    }
+
+    @Test
+    void aJobThatMustNotBeRerunIsAClearFailure() {
+        runner.failing(List.of("/opt/pbs/bin/qrerun"), 1, "qrerun: Job not rerunnable 1043.pbs-server");
+        SchedulerCommandException e = assertThrows(SchedulerCommandException.class,
+                () -> adapter.requeue("1043.pbs-server"));
+        assertTrue(e.getMessage().contains("not rerunnable"), e.getMessage());
+    }
+
+    @Test
     void returnsANodeAndReplacesTheMarkerComment() throws Exception {
         runner.printing(List.of("/opt/pbs/bin/pbsnodes", "-r"), "");
         adapter.bringBack("node7");

@@ -154,6 +154,18 @@ public final class SlurmAdapter implements SchedulerAdapter {
     }
 
     /**
+     * {@code scontrol requeue JOB}: slurmctld kills the job and queues it again under its id, held back by a begin
+     * time of a few seconds as Slurm does for every requeue. Refused for a job submitted with {@code --no-requeue}
+     * or on a cluster with {@code JobRequeue=0} that the job did not override, and to users other than the job's
+     * owner, an operator or SlurmUser.
+     */
+    @Override
+    public boolean requeue(String jobId) throws SchedulerCommandException, InterruptedException {
+        runner.change(commands.requeue(jobId));
+        return true;
+    }
+
+    /**
      * Builds the snapshot: job states interpreted, and each node given the jobs running on it. Whatever one job or
      * node holds, it costs only itself.
      */

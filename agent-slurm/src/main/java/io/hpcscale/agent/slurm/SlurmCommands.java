@@ -43,6 +43,10 @@ record SlurmCommands(String squeue, String sinfo, String scontrol, String sdiag,
         return command(SCONTROL_SETTING, scontrol, "update", "nodename=" + node, "state=drain", "reason=" + reason);
     }
 
+    CommandLine requeue(String jobId) {
+        return command(SCONTROL_SETTING, scontrol, "requeue", jobId);
+    }
+
     CommandLine resume(String node) {
         return command(SCONTROL_SETTING, scontrol, "update", "nodename=" + node, "state=resume");
     }

@@ -8,8 +8,10 @@ import io.hpcscale.common.model.DocumentKey;
 import io.hpcscale.common.model.DocumentType;
 import io.hpcscale.common.model.DrainDocument;
 import io.hpcscale.common.model.JobDocument;
+import io.hpcscale.common.model.NoticeDocument;
 import io.hpcscale.common.model.VmDocument;
 import io.hpcscale.common.store.DocumentStore;
+import io.hpcscale.common.store.EtagConflictException;
 import io.hpcscale.common.store.StoreException;
 import io.hpcscale.common.store.StoreUsage;
 import io.hpcscale.common.store.StoredDocument;
@@ -27,10 +29,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One agent, for any scheduler. Each cycle it reads the drain requests, reads the scheduler, carries out the drain
- * handshake (and reads again if it changed anything), writes the job and vm documents that changed, deletes those of
- * jobs and nodes the scheduler no longer has, and writes its heartbeat. Everything it reads from the store is read
- * one served pool's partition at a time.
+ * One agent, for any scheduler. Each cycle it reads the drain requests and the nodes' notices, reads the scheduler,
+ * carries out the drain handshake and the notices ({@link NoticeResponder}: requeues, and reads again if it changed
+ * anything), writes the job and vm documents that changed, deletes those of jobs and nodes the scheduler no longer
+ * has, and writes its heartbeat. Everything it reads from the store is read one served pool's partition at a time,
+ * but the notices, which nodes write to {@code _meta} without knowing their pool.
  *
  * <p>A failed read writes nothing but the heartbeat with {@code LastError}: a missing document only ever means the
  * scheduler no longer has that job or node.
@@ -61,6 +64,7 @@ public final class Agent {
     private final Reconciler reconciler = new Reconciler();
     private final DrainResponder drainResponder;
     private final OfflineOwnership ownership = new OfflineOwnership();
+    private final NoticeResponder noticeResponder = new NoticeResponder();
 
     private WrittenDocuments written;
     private Instant loadedAt;
@@ -69,6 +73,7 @@ public final class Agent {
     private String signatureRead;
     private String drainMarkerRead;
     private Map<String, DrainDocument> drainsRead;
+    private Map<String, DocumentStore.Versioned<NoticeDocument>> noticesRead = Map.of();
     private Instant drainsReadAt;
 
     public Agent(SchedulerAdapter adapter, DocumentStore store, PoolMap pools, String host, String version) {
@@ -155,6 +160,7 @@ public final class Agent {
         final List<DocumentKey> deleted = new ArrayList<>();
         final List<String> takenOffline = new ArrayList<>();
         final List<String> broughtBack = new ArrayList<>();
+        final List<String> requeued = new ArrayList<>();
         boolean succeeded;
         int jobsRead;
         int nodesRead;
@@ -166,14 +172,18 @@ public final class Agent {
         void run() throws SchedulerReadException, InterruptedException {
             loadIfNeeded(now);
             String marker = drainMarker();
-            Map<String, DrainDocument> drains = drains(marker);
-            Optional<String> signature = quickSignatureBefore();
             Map<String, VmDocument> previous = written.vmsByName();
+            Map<String, DrainDocument> scalerDrains = drains(marker);
+            Map<String, NoticeDocument> notices = notices();
+            Map<String, DrainDocument> drains = NoticeResponder.drainsWith(scalerDrains, notices, previous);
+            Optional<String> signature = quickSignatureBefore();
             OfflineOwnership.Resolved read = readScheduler(drains, previous);
             SchedulerSnapshot snapshot = read.snapshot();
-            if (respondToDrains(drains, read)) {
+            boolean changedNodes = respondToDrains(drains, read);
+            if (changedNodes | requeue(notices, snapshot)) {
                 snapshot = readScheduler(drains, previous).snapshot();
             }
+            markReady(notices, snapshot);
             jobsRead = snapshot.jobs().size();
             nodesRead = snapshot.nodes().size();
             JobAdmission.Admitted admitted = admission.admit(snapshot);
@@ -220,9 +230,73 @@ public final class Agent {
                     byNode.put(drain.name(), drain);
                 }
             }
+            Map<String, DocumentStore.Versioned<NoticeDocument>> notices = new HashMap<>();
+            for (DocumentStore.Versioned<NoticeDocument> notice : store.versionedInPool(DocumentType.NOTICES,
+                    ClusterLoadDocument.META_POOL, NoticeDocument.class)) {
+                notices.put(notice.document().name(), notice);
+            }
             drainsRead = byNode;
+            noticesRead = notices;
             drainsReadAt = now;
             return byNode;
+        }
+
+        /** The nodes' notices, read with the drain requests: a node moves the same marker when it writes one. */
+        private Map<String, NoticeDocument> notices() {
+            Map<String, NoticeDocument> notices = new HashMap<>();
+            noticesRead.forEach((node, notice) -> notices.put(node, notice.document()));
+            return notices;
+        }
+
+        /**
+         * Puts back in the queue the jobs of nodes the platform is about to take, once per event; true when it put
+         * one back, so the scheduler must be read again.
+         */
+        private boolean requeue(Map<String, NoticeDocument> notices, SchedulerSnapshot snapshot)
+                throws InterruptedException {
+            boolean changed = false;
+            for (String job : noticeResponder.toRequeue(notices, snapshot)) {
+                try {
+                    if (adapter.requeue(job)) {
+                        requeued.add(job);
+                        changed = true;
+                        log.atInfo().addKeyValue(LogFields.ACTION, "requeue").addKeyValue(LogFields.OUTCOME, "ok")
+                                .log("job {} put back in its queue: the platform is about to take a node it runs "
+                                        + "on", job);
+                    }
+                    noticeResponder.requeued(job, notices, snapshot);
+                } catch (SchedulerCommandException e) {
+                    problems.add("requeueing job " + job + " failed: " + e.getMessage());
+                    log.atWarn().addKeyValue(LogFields.ACTION, "requeue")
+                            .addKeyValue(LogFields.OUTCOME, "failed: " + e.getMessage())
+                            .log("job {} could not be put back in its queue before its node goes: {}; the scheduler "
+                                    + "requeues it, if the job allows, once the node stops answering", job,
+                                    e.getMessage());
+                    noticeResponder.requeued(job, notices, snapshot);
+                }
+            }
+            return changed;
+        }
+
+        /**
+         * Tells each noticed node that is out of service and empty that it may let its event go ahead, with a write
+         * conditional on the notice being the one read: a node that rewrote or removed it meanwhile is left alone.
+         */
+        private void markReady(Map<String, NoticeDocument> notices, SchedulerSnapshot snapshot) {
+            for (NoticeDocument ready : NoticeResponder.nowReady(notices, snapshot, now)) {
+                DocumentStore.Versioned<NoticeDocument> read = noticesRead.get(ready.name());
+                try {
+                    String etag = store.replaceIfMatch(ready, read.etag());
+                    Map<String, DocumentStore.Versioned<NoticeDocument>> updated = new HashMap<>(noticesRead);
+                    updated.put(ready.name(), new DocumentStore.Versioned<>(ready, etag));
+                    noticesRead = updated;
+                    log.info("node={} is out of service and runs no job: it may let its {} go ahead", ready.name(),
+                            ready.rawType());
+                } catch (EtagConflictException e) {
+                    log.debug("node={} changed its notice meanwhile: read again next cycle", ready.name());
+                    drainsRead = null;
+                }
+            }
         }
 
         /** Carries out the drain handshake; true when it changed a node, so the scheduler must be read again. */

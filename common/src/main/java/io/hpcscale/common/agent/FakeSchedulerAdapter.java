@@ -70,7 +70,7 @@ public final class FakeSchedulerAdapter implements SchedulerAdapter {
         return this;
     }
 
-    /** Commands received, as "offline node comment" and "bringBack node". */
+    /** Commands received, as "offline node comment", "bringBack node" and "requeue job". */
     public synchronized List<String> commands() {
         return List.copyOf(commands);
     }
@@ -113,6 +113,30 @@ public final class FakeSchedulerAdapter implements SchedulerAdapter {
         commands.add("bringBack " + name);
         checkCommand(name);
         nodes.put(name, withOffline(nodes.get(name), false, false));
+    }
+
+    /** Puts the job back in the queue, off its nodes, as {@code qrerun} or {@code scontrol requeue} do. */
+    @Override
+    public synchronized boolean requeue(String jobId) throws SchedulerCommandException {
+        commands.add("requeue " + jobId);
+        if (commandFailure != null) {
+            throw new SchedulerCommandException(commandFailure, null);
+        }
+        SchedulerJob job = jobs.get(jobId);
+        if (job == null) {
+            throw new SchedulerCommandException("no job " + jobId, null);
+        }
+        for (String host : job.hosts()) {
+            SchedulerNode node = nodes.get(host);
+            if (node != null) {
+                List<String> left = new ArrayList<>(node.jobIds());
+                left.remove(jobId);
+                nodes.put(host, withJobs(node, left));
+            }
+        }
+        jobs.put(jobId, new SchedulerJob(job.id(), job.queues(), JobState.Queued, job.chunks(), job.nodes(),
+                job.placement(), job.exclusive(), job.submittedAt(), List.of(), null, job.asks()));
+        return true;
     }
 
     private void checkCommand(String name) throws SchedulerCommandException {

@@ -55,4 +55,16 @@ public interface SchedulerAdapter {
 
     /** Returns a node that hpcscale took offline to service. */
     void bringBack(String node) throws SchedulerCommandException, InterruptedException;
+
+    /**
+     * Puts a running job back in its queue, because the platform is about to take its node (a Spot eviction, a
+     * deletion): the scheduler would otherwise find out only when the node stops answering, minutes later, and
+     * requeue it then if at all. False where the scheduler has nothing to requeue (Kubernetes: the job's controller
+     * makes a new pod by itself).
+     *
+     * @throws SchedulerCommandException the scheduler refused (a job that must not be rerun, no operator right)
+     */
+    default boolean requeue(String jobId) throws SchedulerCommandException, InterruptedException {
+        return false;
+    }
 }

@@ -15,6 +15,7 @@ import io.hpcscale.common.model.JobDocument;
 import io.hpcscale.common.model.JobState;
 import io.hpcscale.common.model.NodeJobStatus;
 import io.hpcscale.common.model.Placement;
+import io.hpcscale.common.model.NoticeDocument;
 import io.hpcscale.common.model.PowerDocument;
 import io.hpcscale.common.model.VmDocument;
 import java.util.ArrayList;
@@ -52,6 +53,8 @@ public final class DocumentCodec {
             encodeAgent(agent, json);
         } else if (document instanceof PowerDocument power) {
             encodePower(power, json);
+        } else if (document instanceof NoticeDocument notice) {
+            encodeNotice(notice, json);
         } else if (document instanceof ChangeMarkerDocument marker) {
             FieldWriter.putInstant(json, Fields.CHANGED_AT, marker.changedAt());
         } else {
@@ -99,6 +102,7 @@ public final class DocumentCodec {
             case DRAINS -> decodeDrain(fields);
             case AGENTS -> decodeAgent(fields);
             case POWER -> decodePower(fields);
+            case NOTICES -> decodeNotice(fields);
             case MARKER -> new ChangeMarkerDocument(fields.requiredText(Fields.ID),
                     fields.requiredInstant(Fields.CHANGED_AT));
             default -> formatOf(type).orElseThrow(() -> fields.fail(Fields.TYPE, "is '" + typeName + "', a document "
@@ -307,6 +311,31 @@ public final class DocumentCodec {
                 fields.requiredText(Fields.NAME),
                 fields.enumValue(Fields.ACTION, PowerDocument.Action.class),
                 fields.requiredInstant(Fields.REQUESTED_AT));
+    }
+
+    private static void encodeNotice(NoticeDocument notice, ObjectNode json) {
+        json.put(Fields.NAME, notice.name());
+        json.put(Fields.EVENT_ID, notice.eventId());
+        json.put(Fields.EVENT_TYPE, notice.rawType());
+        FieldWriter.putInstant(json, Fields.NOT_BEFORE, notice.notBefore());
+        json.put(Fields.DESCRIPTION, notice.description());
+        FieldWriter.putInstant(json, Fields.RECEIVED_AT, notice.receivedAt());
+        FieldWriter.putInstant(json, Fields.READY_AT, notice.readyAt());
+        json.put(Fields.TTL, NoticeDocument.KEPT.toSeconds());
+    }
+
+    private static NoticeDocument decodeNotice(FieldReader fields) {
+        String rawType = fields.requiredText(Fields.EVENT_TYPE);
+        return new NoticeDocument(
+                fields.requiredText(Fields.ID),
+                fields.requiredText(Fields.NAME),
+                fields.requiredText(Fields.EVENT_ID),
+                NoticeDocument.Kind.of(rawType),
+                rawType,
+                fields.instant(Fields.NOT_BEFORE),
+                fields.optionalText(Fields.DESCRIPTION),
+                fields.requiredInstant(Fields.RECEIVED_AT),
+                fields.instant(Fields.READY_AT));
     }
 
     private static JobState jobState(String text) {

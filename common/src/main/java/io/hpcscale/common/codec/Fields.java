@@ -54,6 +54,14 @@ final class Fields {
 
     static final String ACTION = "Action";
 
+    static final String EVENT_ID = "EventId";
+    static final String EVENT_TYPE = "EventType";
+    static final String NOT_BEFORE = "NotBefore";
+    static final String DESCRIPTION = "Description";
+    static final String RECEIVED_AT = "ReceivedAt";
+    static final String READY_AT = "ReadyAt";
+    static final String TTL = "ttl";
+
     private Fields() {
     }
 }

@@ -12,6 +12,7 @@ public enum DocumentType {
     EVENTS("events"),
     LEASE("lease"),
     POWER("power"),
+    NOTICES("notices"),
     SCALER_STATE("scalerstate"),
     TARGET("target"),
     MARKER("marker"),

@@ -60,6 +60,16 @@ public final class DocumentStore {
         return decodeAll(store.query(type, pool), documentClass);
     }
 
+    /** One pool's documents of a type with the ETags they were read at, for writes conditional on them. */
+    public <T extends ClusterLoadDocument> List<Versioned<T>> versionedInPool(DocumentType type, String pool,
+            Class<T> documentClass) {
+        List<Versioned<T>> result = new ArrayList<>();
+        for (StoredDocument stored : store.query(type, pool)) {
+            decode(stored, documentClass).ifPresent(document -> result.add(new Versioned<>(document, stored.etag())));
+        }
+        return result;
+    }
+
     /** One pool's documents of these types, read in one query; those that do not follow the contract are skipped. */
     public List<ClusterLoadDocument> inPool(String pool, Set<DocumentType> types) {
         return decodeAll(store.queryPool(pool, types), ClusterLoadDocument.class);
@@ -91,6 +101,16 @@ public final class DocumentStore {
         if (!batch.isEmpty()) {
             store.upsertAll(batch);
         }
+    }
+
+    /**
+     * Replaces the document only if it is still the version read.
+     *
+     * @return the new ETag
+     * @throws EtagConflictException if it changed or vanished since
+     */
+    public String replaceIfMatch(ClusterLoadDocument document, String expectedEtag) {
+        return store.replaceIfMatch(codec.encode(document), expectedEtag);
     }
 
     public void delete(Collection<DocumentKey> keys) {

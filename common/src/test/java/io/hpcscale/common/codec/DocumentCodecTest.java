@@ -11,6 +11,7 @@ import io.hpcscale.common.model.ClusterLoadDocument;
 import io.hpcscale.common.model.DrainDocument;
 import io.hpcscale.common.model.JobDocument;
 import io.hpcscale.common.model.JobState;
+import io.hpcscale.common.model.NoticeDocument;
 import io.hpcscale.common.model.NodeJobStatus;
 import io.hpcscale.common.model.Placement;
 import io.hpcscale.common.model.VmDocument;
@@ -49,13 +50,24 @@ class DocumentCodecTest {
     void roundTripsEveryDocumentTheAgentsAndTheScalerExchange() {
         List<ClusterLoadDocument> documents = List.of(job(), waitingJob(), constrainedJob(), vm(),
                 DrainDocument.request("pinta00", "node1", "idle 5m", T),
-                new AgentDocument("agent-head-pbs", "pbs", "head", "0.1.0", T, 230, List.of("pinta00"), null, T));
+                new AgentDocument("agent-head-pbs", "pbs", "head", "0.1.0", T, 230, List.of("pinta00"), null, T),
+                NoticeDocument.of("spot-7", "602d9444-d2cd-49c7-8624-8643e7171297", "Preempt", T.plusSeconds(30), "",
+                        T).readyAt(T.plusSeconds(9)),
+                NoticeDocument.of("spot-8", "EV-2", "LiveMigration", null, "a type this version does not know", T));
         for (ClusterLoadDocument document : documents) {
             ObjectNode json = codec.encode(document);
             assertEquals(1, json.get("SchemaVersion").asInt());
             assertEquals(document.type().wireName(), json.get("Type").asText());
             assertEquals(document, codec.decode(codec.parse(json.toString())));
         }
+    }
+
+    @Test
+    void aNoticeLivesADayUnlessTheNodeWritesItAgain() {
+        ObjectNode json = codec.encode(NoticeDocument.of("spot-7", "EV", "Terminate", T, "", T));
+        assertEquals(86400, json.get("ttl").asLong());
+        assertEquals("_meta", json.get("PoolName").asText(), "a node does not know its pool");
+        assertEquals(NoticeDocument.Kind.OTHER, NoticeDocument.Kind.of("LiveMigration"));
     }
 
     @Test

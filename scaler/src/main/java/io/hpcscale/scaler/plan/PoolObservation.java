@@ -1,5 +1,6 @@
 package io.hpcscale.scaler.plan;
 
+import io.hpcscale.common.model.NoticeDocument;
 import io.hpcscale.scaler.cloud.Instance;
 import io.hpcscale.scaler.cloud.PowerState;
 import io.hpcscale.scaler.documents.InstanceRecord;
@@ -146,6 +147,15 @@ final class PoolObservation {
      * way it is an event, never a failed boot, and a stopped one is started again while jobs need it.
      */
     private StopKind foundStoppedElsewhere(String instanceId, String node, String how) {
+        NoticeDocument notice = node == null ? null : s.noticeOf(node);
+        if (notice != null && notice.kind() == NoticeDocument.Kind.PREEMPT) {
+            memory = memory.withEviction();
+            draft.found(EventKind.EVICTED, instanceId, "instance " + instanceId + " (node " + node + ") " + how
+                    + ": evicted, as Azure announced to the node (Preempt " + notice.eventId() + ", not before "
+                    + notice.notBefore() + "); its jobs were requeued before it went, and it is started again while "
+                    + "jobs need it");
+            return StopKind.EVICTED;
+        }
         if (s.spot()) {
             memory = memory.withEviction();
             draft.found(EventKind.EVICTED, instanceId, "instance " + instanceId + " (node " + node

@@ -3,6 +3,7 @@ package io.hpcscale.scaler.plan;
 import io.hpcscale.common.model.DrainDocument;
 import io.hpcscale.common.model.JobDocument;
 import io.hpcscale.common.model.NodeNames;
+import io.hpcscale.common.model.NoticeDocument;
 import io.hpcscale.common.model.PowerDocument;
 import io.hpcscale.common.model.VmDocument;
 import io.hpcscale.scaler.documents.ScalerStateDocument;
@@ -29,6 +30,8 @@ import java.util.Objects;
  * @param target            a fixed pool's target as read this cycle; null for a pool whose queued jobs decide
  * @param removals          messages of nodes asking this pool to remove their instance, received this cycle
  * @param node              what the pool's node is and has, as jobs' constraints see it
+ * @param notices           what the platform announced for nodes, by node name key ({@link NoticeDocument}): one map
+ *                          for the whole cycle, shared by every pool's state
  */
 public record PoolState(
         PoolConfig pool,
@@ -46,7 +49,8 @@ public record PoolState(
         String fallback,
         TargetReading target,
         List<RemovalMessage.Request> removals,
-        NodeProperties node) {
+        NodeProperties node,
+        Map<String, NoticeDocument> notices) {
 
     public PoolState {
         jobs = List.copyOf(jobs);
@@ -56,6 +60,12 @@ public record PoolState(
         poolOfNode = Map.copyOf(poolOfNode);
         removals = removals == null ? List.of() : List.copyOf(removals);
         Objects.requireNonNull(node, "node");
+        notices = Map.copyOf(notices);
+    }
+
+    /** What the platform announced for this node, if anything. */
+    public NoticeDocument noticeOf(String node) {
+        return notices.get(NodeNames.key(node));
     }
 
     /** Whether an agent reports this node in a pool other than this one; {@code poolOfNode} is by name key. */

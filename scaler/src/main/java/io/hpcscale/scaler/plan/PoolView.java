@@ -179,12 +179,15 @@ final class PoolView {
     }
 
     /**
-     * The instance's node when it is in service, so that its room counts: reported, up, and not held offline by an
-     * administrator (a node hpcscale drained is in service until its drain completes); null otherwise.
+     * The instance's node when it is in service, so that its room counts: reported, up, not held offline by an
+     * administrator (a node hpcscale drained is in service until its drain completes), and not announced to go
+     * ({@link PoolState#noticeOf}: the agent takes it out of service, and a job requeued from it must get a node
+     * elsewhere); null otherwise.
      */
     VmDocument inService(Instance instance) {
         VmDocument vm = vmOf(instance);
-        return vm == null || vm.down() || vm.heldByAdministrator() ? null : vm;
+        return vm == null || vm.down() || vm.heldByAdministrator() || state.noticeOf(instance.nodeName()) != null
+                ? null : vm;
     }
 
     /**

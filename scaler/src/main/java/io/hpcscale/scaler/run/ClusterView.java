@@ -6,6 +6,7 @@ import io.hpcscale.common.model.DocumentType;
 import io.hpcscale.common.model.DrainDocument;
 import io.hpcscale.common.model.JobDocument;
 import io.hpcscale.common.model.NodeNames;
+import io.hpcscale.common.model.NoticeDocument;
 import io.hpcscale.common.model.PowerDocument;
 import io.hpcscale.common.model.VmDocument;
 import io.hpcscale.common.store.DocumentStore;
@@ -21,7 +22,9 @@ import java.util.Set;
  * The documents of one scaler cycle: each managed pool's jobs, nodes, drain and power requests, brought up to date by
  * {@link PoolReads} (only what changed), and the agents' heartbeats. Nothing outside the managed pools is read.
  *
- * @param agents the heartbeats of agents serving a managed pool
+ * @param agents  the heartbeats of agents serving a managed pool
+ * @param notices what the platform announced for nodes ({@link NoticeDocument}), by node name key, read with the
+ *                heartbeats in one query of {@code _meta}
  */
 record ClusterView(
         Map<String, List<JobDocument>> jobs,
@@ -30,17 +33,23 @@ record ClusterView(
         Map<String, List<PowerDocument>> powerRequests,
         Map<String, Instant> agentReadAt,
         Map<String, String> poolOfNode,
-        List<AgentDocument> agents) {
+        List<AgentDocument> agents,
+        Map<String, NoticeDocument> notices) {
 
+    private static final Set<DocumentType> META_DOCUMENTS = Set.of(DocumentType.AGENTS, DocumentType.NOTICES);
     private static final Set<DocumentType> POOL_DOCUMENTS = Set.of(DocumentType.JOBS, DocumentType.VMS,
             DocumentType.DRAINS, DocumentType.POWER);
 
     static ClusterView read(DocumentStore store, PoolReads reads, Collection<String> pools) {
         Map<String, Instant> readAt = new HashMap<>();
         List<AgentDocument> agents = new ArrayList<>();
-        for (AgentDocument agent : store.inPool(DocumentType.AGENTS, ClusterLoadDocument.META_POOL,
-                AgentDocument.class)) {
-            if (agent.pools().stream().noneMatch(pools::contains)) {
+        Map<String, NoticeDocument> notices = new HashMap<>();
+        for (ClusterLoadDocument document : store.inPool(ClusterLoadDocument.META_POOL, META_DOCUMENTS)) {
+            if (document instanceof NoticeDocument notice) {
+                notices.put(NodeNames.key(notice.name()), notice);
+                continue;
+            }
+            if (!(document instanceof AgentDocument agent) || agent.pools().stream().noneMatch(pools::contains)) {
                 continue;
             }
             agents.add(agent);
@@ -69,7 +78,7 @@ record ClusterView(
                 }
             }
         }
-        return new ClusterView(jobs, vms, drains, power, readAt, poolOfNode(vms), agents);
+        return new ClusterView(jobs, vms, drains, power, readAt, poolOfNode(vms), agents, Map.copyOf(notices));
     }
 
     List<JobDocument> jobsOf(String pool) {

@@ -5,6 +5,8 @@ import io.hpcscale.common.model.DrainDocument;
 import io.hpcscale.common.model.JobDocument;
 import io.hpcscale.common.model.JobState;
 import io.hpcscale.common.model.NodeJobStatus;
+import io.hpcscale.common.model.NodeNames;
+import io.hpcscale.common.model.NoticeDocument;
 import io.hpcscale.common.model.Placement;
 import io.hpcscale.common.model.VmDocument;
 import io.hpcscale.scaler.cloud.Instance;
@@ -147,10 +149,19 @@ final class PoolStateBuilder {
         return job(id, JobState.Queued, Placement.free, false, new Chunk(1, cpus, 1024, 0));
     }
 
+    private final Map<String, NoticeDocument> notices = new HashMap<>();
+
     PoolState build() {
         return new PoolState(config(), jobs, vms, drains, powerRequests, unknown != null ? unknown : InstanceList.of(instances),
                 canCreate, spot, poolOfNode, agentReadAt, state, NOW, fallback, target, removals,
-                config().matching().node(config().name(), config().shape(), Map.of()));
+                config().matching().node(config().name(), config().shape(), Map.of()), notices);
+    }
+
+    /** What the platform announced for a node, as its {@code hpcscale-node-events} writes it. */
+    PoolStateBuilder notice(String node, String eventType) {
+        notices.put(NodeNames.key(node), NoticeDocument.of(node,
+                "EV-" + node, eventType, NOW.plusSeconds(30), "", NOW.minusSeconds(5)));
+        return this;
     }
 
     PlanResult plan() {
