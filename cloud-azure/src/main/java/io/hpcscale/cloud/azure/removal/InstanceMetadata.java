@@ -18,8 +18,8 @@ import io.hpcscale.scaler.removal.VmResourceId;
  * {@code Metadata: true}, on the link-local address only a VM can reach. Never through a proxy, as Azure requires;
  * with a short timeout, since off Azure nothing answers at all.
  */
-final class InstanceMetadata {
-    static final URI AZURE = URI.create("http://169.254.169.254");
+public final class InstanceMetadata {
+    public static final URI AZURE = URI.create("http://169.254.169.254");
     static final String PATH = "/metadata/instance?api-version=2021-02-01";
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -28,18 +28,22 @@ final class InstanceMetadata {
     private final HttpClient http;
 
     /** @param endpoint the service's base URL: {@link #AZURE}, or an imitation's in tests */
-    InstanceMetadata(URI endpoint, Duration timeout) {
+    public InstanceMetadata(URI endpoint, Duration timeout) {
         this.endpoint = endpoint;
         this.timeout = timeout;
         this.http = HttpClient.newBuilder().proxy(HttpClient.Builder.NO_PROXY).connectTimeout(timeout).build();
     }
 
-    /** This VM as the metadata service describes it. */
-    record VmIdentity(VmResourceId vm, String scaleSet, String computerName) {
+    /**
+     * This VM as the metadata service describes it.
+     *
+     * @param name the VM's name ({@code compute.name}), as Scheduled Events name it in their {@code Resources}
+     */
+    public record VmIdentity(VmResourceId vm, String scaleSet, String computerName, String name) {
     }
 
     /** @throws InstanceMetadataException saying what was asked, what came back and what it means */
-    VmIdentity read() throws InstanceMetadataException, InterruptedException {
+    public VmIdentity read() throws InstanceMetadataException, InterruptedException {
         URI uri = URI.create(endpoint.toString().replaceAll("/+$", "") + PATH);
         String where = "the instance metadata service at " + endpoint;
         HttpResponse<String> response;
@@ -85,14 +89,14 @@ final class InstanceMetadata {
         }
         try {
             return new VmIdentity(VmResourceId.parse(resourceId), scaleSet,
-                    compute.path("osProfile").path("computerName").asText(null));
+                    compute.path("osProfile").path("computerName").asText(null), compute.path("name").asText(null));
         } catch (IllegalArgumentException e) {
             throw new InstanceMetadataException(where + " gave compute.resourceId " + e.getMessage());
         }
     }
 
     /** The metadata service could not say which VM this is. */
-    static final class InstanceMetadataException extends Exception {
+    public static final class InstanceMetadataException extends Exception {
         InstanceMetadataException(String message) {
             super(message);
         }
