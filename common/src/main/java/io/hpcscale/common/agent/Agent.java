@@ -7,6 +7,7 @@ import io.hpcscale.common.model.ClusterLoadDocument;
 import io.hpcscale.common.model.DocumentKey;
 import io.hpcscale.common.model.DocumentType;
 import io.hpcscale.common.model.DrainDocument;
+import io.hpcscale.common.model.HealthDocument;
 import io.hpcscale.common.model.JobDocument;
 import io.hpcscale.common.model.NoticeDocument;
 import io.hpcscale.common.model.VmDocument;
@@ -65,6 +66,7 @@ public final class Agent {
     private final DrainResponder drainResponder;
     private final OfflineOwnership ownership = new OfflineOwnership();
     private final NoticeResponder noticeResponder = new NoticeResponder();
+    private final HealthGate healthGate;
 
     private WrittenDocuments written;
     private Instant loadedAt;
@@ -73,7 +75,7 @@ public final class Agent {
     private String signatureRead;
     private String drainMarkerRead;
     private Map<String, DrainDocument> drainsRead;
-    private Map<String, DocumentStore.Versioned<NoticeDocument>> noticesRead = Map.of();
+    private NodeReports reportsRead = NodeReports.NONE;
     private Instant drainsReadAt;
 
     public Agent(SchedulerAdapter adapter, DocumentStore store, PoolMap pools, String host, String version) {
@@ -83,6 +85,13 @@ public final class Agent {
     /** @param admission which queued jobs wait for a queue limit or a licence rather than for nodes */
     public Agent(SchedulerAdapter adapter, DocumentStore store, PoolMap pools, String host, String version,
             JobAdmission admission) {
+        this(adapter, store, pools, host, version, admission, Set.of());
+    }
+
+    /** @param checkedPools pools whose nodes serve only once their health check passed ({@link HealthGate}) */
+    public Agent(SchedulerAdapter adapter, DocumentStore store, PoolMap pools, String host, String version,
+            JobAdmission admission, Set<String> checkedPools) {
+        this.healthGate = new HealthGate(checkedPools);
         this.adapter = adapter;
         this.admission = admission;
         this.store = store;
@@ -174,16 +183,19 @@ public final class Agent {
             String marker = drainMarker();
             Map<String, VmDocument> previous = written.vmsByName();
             Map<String, DrainDocument> scalerDrains = drains(marker);
-            Map<String, NoticeDocument> notices = notices();
+            Map<String, NoticeDocument> notices = reportsRead.noticesByNode();
+            Map<String, HealthDocument> health = reportsRead.healthByNode();
             Map<String, DrainDocument> drains = NoticeResponder.drainsWith(scalerDrains, notices, previous);
             Optional<String> signature = quickSignatureBefore();
             OfflineOwnership.Resolved read = readScheduler(drains, previous);
             SchedulerSnapshot snapshot = read.snapshot();
+            drains = healthGate.withHolds(drains, health, snapshot, pools);
             boolean changedNodes = respondToDrains(drains, read);
             if (changedNodes | requeue(notices, snapshot)) {
                 snapshot = readScheduler(drains, previous).snapshot();
             }
             markReady(notices, snapshot);
+            markHeld(health, snapshot);
             jobsRead = snapshot.jobs().size();
             nodesRead = snapshot.nodes().size();
             JobAdmission.Admitted admitted = admission.admit(snapshot);
@@ -230,22 +242,11 @@ public final class Agent {
                     byNode.put(drain.name(), drain);
                 }
             }
-            Map<String, DocumentStore.Versioned<NoticeDocument>> notices = new HashMap<>();
-            for (DocumentStore.Versioned<NoticeDocument> notice : store.versionedInPool(DocumentType.NOTICES,
-                    ClusterLoadDocument.META_POOL, NoticeDocument.class)) {
-                notices.put(notice.document().name(), notice);
-            }
             drainsRead = byNode;
-            noticesRead = notices;
+            // What nodes wrote themselves goes with the drains: a node moves the same marker when it writes.
+            reportsRead = NodeReports.read(store);
             drainsReadAt = now;
             return byNode;
-        }
-
-        /** The nodes' notices, read with the drain requests: a node moves the same marker when it writes one. */
-        private Map<String, NoticeDocument> notices() {
-            Map<String, NoticeDocument> notices = new HashMap<>();
-            noticesRead.forEach((node, notice) -> notices.put(node, notice.document()));
-            return notices;
         }
 
         /**
@@ -284,16 +285,42 @@ public final class Agent {
          */
         private void markReady(Map<String, NoticeDocument> notices, SchedulerSnapshot snapshot) {
             for (NoticeDocument ready : NoticeResponder.nowReady(notices, snapshot, now)) {
-                DocumentStore.Versioned<NoticeDocument> read = noticesRead.get(ready.name());
                 try {
-                    String etag = store.replaceIfMatch(ready, read.etag());
-                    Map<String, DocumentStore.Versioned<NoticeDocument>> updated = new HashMap<>(noticesRead);
-                    updated.put(ready.name(), new DocumentStore.Versioned<>(ready, etag));
-                    noticesRead = updated;
+                    String etag = store.replaceIfMatch(ready, reportsRead.notices().get(ready.name()).etag());
+                    reportsRead = reportsRead.withNotice(ready, etag);
                     log.info("node={} is out of service and runs no job: it may let its {} go ahead", ready.name(),
                             ready.rawType());
                 } catch (EtagConflictException e) {
                     log.debug("node={} changed its notice meanwhile: read again next cycle", ready.name());
+                    drainsRead = null;
+                }
+            }
+        }
+
+        /**
+         * For each node of a checked pool whose check failed and that is now out of service: its offline reason is
+         * made the check's failure (it may have been taken out while the check ran), and the check marked held, so
+         * the node lets its scheduler daemon start. Conditional on the check being the one read.
+         */
+        private void markHeld(Map<String, HealthDocument> health, SchedulerSnapshot snapshot)
+                throws InterruptedException {
+            for (HealthDocument failed : healthGate.nowHeld(health, snapshot, pools).values()) {
+                SchedulerNode node = snapshot.nodes().stream().filter(n -> n.name().equals(failed.name()))
+                        .findFirst().orElseThrow();
+                try {
+                    if (node.offlineByHpcscale()) {
+                        adapter.offline(failed.name(), failed.holdReason());
+                    }
+                    HealthDocument held = failed.heldAt(now);
+                    String etag = store.replaceIfMatch(held, reportsRead.health().get(failed.name()).etag());
+                    reportsRead = reportsRead.withHealth(held, etag);
+                    log.atWarn().addKeyValue(LogFields.NODE, failed.name()).addKeyValue(LogFields.ACTION, "hold")
+                            .log("node={} held out of service: {}", failed.name(), failed.holdReason());
+                } catch (SchedulerCommandException e) {
+                    problems.add("holding node " + failed.name() + " out of service failed: " + e.getMessage());
+                } catch (EtagConflictException e) {
+                    log.debug("node={} wrote its health check again meanwhile: read again next cycle",
+                            failed.name());
                     drainsRead = null;
                 }
             }
@@ -313,7 +340,7 @@ public final class Agent {
                     takenOffline.add(drain.name());
                     changed = true;
                     DrainFields.takeOffline(log.atInfo(), drain).addKeyValue(LogFields.OUTCOME, "ok")
-                            .log("pool={} node={} taken offline for scale-down: {}", drain.poolName(), drain.name(),
+                            .log("pool={} node={} taken out of service: {}", drain.poolName(), drain.name(),
                                     drain.reason());
                 } catch (SchedulerCommandException e) {
                     problems.add("taking node " + drain.name() + " offline failed: " + e.getMessage());

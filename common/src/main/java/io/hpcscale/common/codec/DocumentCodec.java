@@ -15,6 +15,7 @@ import io.hpcscale.common.model.JobDocument;
 import io.hpcscale.common.model.JobState;
 import io.hpcscale.common.model.NodeJobStatus;
 import io.hpcscale.common.model.Placement;
+import io.hpcscale.common.model.HealthDocument;
 import io.hpcscale.common.model.NoticeDocument;
 import io.hpcscale.common.model.PowerDocument;
 import io.hpcscale.common.model.VmDocument;
@@ -55,6 +56,8 @@ public final class DocumentCodec {
             encodePower(power, json);
         } else if (document instanceof NoticeDocument notice) {
             encodeNotice(notice, json);
+        } else if (document instanceof HealthDocument health) {
+            encodeHealth(health, json);
         } else if (document instanceof ChangeMarkerDocument marker) {
             FieldWriter.putInstant(json, Fields.CHANGED_AT, marker.changedAt());
         } else {
@@ -103,6 +106,7 @@ public final class DocumentCodec {
             case AGENTS -> decodeAgent(fields);
             case POWER -> decodePower(fields);
             case NOTICES -> decodeNotice(fields);
+            case HEALTH -> decodeHealth(fields);
             case MARKER -> new ChangeMarkerDocument(fields.requiredText(Fields.ID),
                     fields.requiredInstant(Fields.CHANGED_AT));
             default -> formatOf(type).orElseThrow(() -> fields.fail(Fields.TYPE, "is '" + typeName + "', a document "
@@ -336,6 +340,24 @@ public final class DocumentCodec {
                 fields.optionalText(Fields.DESCRIPTION),
                 fields.requiredInstant(Fields.RECEIVED_AT),
                 fields.instant(Fields.READY_AT));
+    }
+
+    private static void encodeHealth(HealthDocument health, ObjectNode json) {
+        json.put(Fields.NAME, health.name());
+        json.put(Fields.STATE, health.state().name());
+        json.put(Fields.OUTPUT, health.output());
+        FieldWriter.putInstant(json, Fields.CHECKED_AT, health.checkedAt());
+        FieldWriter.putInstant(json, Fields.HELD_AT, health.heldAt());
+    }
+
+    private static HealthDocument decodeHealth(FieldReader fields) {
+        return new HealthDocument(
+                fields.requiredText(Fields.ID),
+                fields.requiredText(Fields.NAME),
+                fields.enumValue(Fields.STATE, HealthDocument.State.class),
+                fields.optionalText(Fields.OUTPUT),
+                fields.requiredInstant(Fields.CHECKED_AT),
+                fields.instant(Fields.HELD_AT));
     }
 
     private static JobState jobState(String text) {

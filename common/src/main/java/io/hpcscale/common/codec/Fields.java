@@ -62,6 +62,11 @@ final class Fields {
     static final String READY_AT = "ReadyAt";
     static final String TTL = "ttl";
 
+    static final String STATE = "State";
+    static final String OUTPUT = "Output";
+    static final String CHECKED_AT = "CheckedAt";
+    static final String HELD_AT = "HeldAt";
+
     private Fields() {
     }
 }

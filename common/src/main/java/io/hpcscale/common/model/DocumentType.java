@@ -13,6 +13,7 @@ public enum DocumentType {
     LEASE("lease"),
     POWER("power"),
     NOTICES("notices"),
+    HEALTH("health"),
     SCALER_STATE("scalerstate"),
     TARGET("target"),
     MARKER("marker"),

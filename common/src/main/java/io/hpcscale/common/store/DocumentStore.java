@@ -60,12 +60,12 @@ public final class DocumentStore {
         return decodeAll(store.query(type, pool), documentClass);
     }
 
-    /** One pool's documents of a type with the ETags they were read at, for writes conditional on them. */
-    public <T extends ClusterLoadDocument> List<Versioned<T>> versionedInPool(DocumentType type, String pool,
-            Class<T> documentClass) {
-        List<Versioned<T>> result = new ArrayList<>();
-        for (StoredDocument stored : store.query(type, pool)) {
-            decode(stored, documentClass).ifPresent(document -> result.add(new Versioned<>(document, stored.etag())));
+    /** One pool's documents of these types with the ETags they were read at, for writes conditional on them. */
+    public List<Versioned<ClusterLoadDocument>> versionedInPool(String pool, Set<DocumentType> types) {
+        List<Versioned<ClusterLoadDocument>> result = new ArrayList<>();
+        for (StoredDocument stored : store.queryPool(pool, types)) {
+            decode(stored, ClusterLoadDocument.class).ifPresent(document -> result.add(new Versioned<>(document,
+                    stored.etag())));
         }
         return result;
     }

@@ -459,7 +459,7 @@ class AgentTest {
         assertDrainLine(drains.get(0), "WARN", "offline", "idle 5m", "failed: pbsnodes: Unauthorized Request",
                 "pool=batch node=n1 taking it offline failed: pbsnodes: Unauthorized Request");
         assertDrainLine(drains.get(1), "INFO", "offline", "idle 5m", "ok",
-                "pool=batch node=n1 taken offline for scale-down: idle 5m");
+                "pool=batch node=n1 taken out of service: idle 5m");
         assertDrainLine(drains.get(2), "INFO", "online", "hpcscale no longer drains it", "ok",
                 "node=n1 returned to service: hpcscale no longer drains it");
     }

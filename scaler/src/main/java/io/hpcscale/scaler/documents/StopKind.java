@@ -9,6 +9,11 @@ public enum StopKind {
     DRAINED,
     /** Its node never reported to the scheduler within the boot timeout: a failed boot. */
     BOOT_FAILURE,
+    /**
+     * Its node's health check failed ({@code healthCheck}): drained and empty, it is replaced, and counted as a failed
+     * boot.
+     */
+    UNHEALTHY,
     /** Slurm's power saving suspended its node, which runs no job. */
     POWER_SAVING,
     /**
@@ -26,5 +31,10 @@ public enum StopKind {
     /** Not stopped by hpcscale: the cloud took a Spot instance back. Found, never planned. */
     EVICTED,
     /** Not stopped by hpcscale: someone or something else stopped it. Found, never planned. */
-    STOPPED_ELSEWHERE
+    STOPPED_ELSEWHERE;
+
+    /** Whether the stop ends a boot that failed, and counts towards the pool's backoff and protection. */
+    public boolean failedBoot() {
+        return this == BOOT_FAILURE || this == UNHEALTHY;
+    }
 }

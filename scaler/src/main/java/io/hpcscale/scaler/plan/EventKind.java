@@ -12,6 +12,8 @@ public enum EventKind {
     CREATE("create", true),
     STOP("stop", true),
     BOOT_TIMEOUT("boot-timeout", true),
+    /** An instance replaced because its node's health check failed: a failed boot. */
+    UNHEALTHY("unhealthy", true),
     DRAIN("drain", true),
     CANCEL_DRAIN("cancel-drain", true),
     POWER_REQUEST_DONE("power-request-done", true),

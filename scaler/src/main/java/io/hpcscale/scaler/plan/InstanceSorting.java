@@ -1,5 +1,6 @@
 package io.hpcscale.scaler.plan;
 
+import io.hpcscale.common.model.HealthDocument;
 import io.hpcscale.common.model.NodeNames;
 import io.hpcscale.common.model.VmDocument;
 import io.hpcscale.scaler.cloud.Instance;
@@ -41,8 +42,10 @@ final class InstanceSorting {
         PoolView unsorted = PoolView.unsorted(s, fresh);
         for (Instance instance : PoolView.sortedByNode(s.instances().instances())) {
             VmDocument vm = unsorted.vmOf(instance);
-            boolean reported = (vm != null && !vm.down()) || s.reportedInAnotherPool(instance.nodeName());
             InstanceRecord record = memory.instance(instance.id()).orElse(null);
+            // In a pool that checks its nodes, a boot is done once the node's check of it passed, not before.
+            boolean reported = ((vm != null && !vm.down()) || s.reportedInAnotherPool(instance.nodeName()))
+                    && checkPassed(s, instance, record);
             boolean bootingRecord = record != null && record.booting();
             boolean isLeaving = leavingIds.contains(instance.id().toLowerCase(Locale.ROOT));
             if (isLeaving) {
@@ -93,6 +96,15 @@ final class InstanceSorting {
             }
         }
         return unsorted.sorted(memory, running, booting, stopped, unknown, leaving);
+    }
+
+    /** Whether a node of a pool that checks its nodes passed the check of the boot hpcscale knows of; true elsewhere. */
+    private static boolean checkPassed(PoolState s, Instance instance, InstanceRecord record) {
+        if (!s.pool().healthChecked()) {
+            return true;
+        }
+        HealthDocument check = s.healthOf(instance.nodeName(), record == null ? null : record.bootingSince());
+        return check != null && check.state() == HealthDocument.State.PASSED;
     }
 
     private static void addUnlessLeaving(List<Instance> list, Instance instance, boolean leaving) {

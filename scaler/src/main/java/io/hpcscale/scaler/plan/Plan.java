@@ -156,6 +156,7 @@ public record Plan(
         public EventKind event() {
             return switch (kind) {
                 case BOOT_FAILURE -> EventKind.BOOT_TIMEOUT;
+                case UNHEALTHY -> EventKind.UNHEALTHY;
                 case REMOVED -> EventKind.REMOVE;
                 case DRAINED, POWER_SAVING, SURPLUS, ORPHAN, EVICTED, STOPPED_ELSEWHERE -> EventKind.STOP;
             };

@@ -27,7 +27,8 @@ import java.util.Set;
  *   <li>{@link NodeRemoval}: nodes that asked for their instance to be removed.</li>
  *   <li>{@link NodesWithoutInstance} (a note) and {@link BootTimeout}: an instance whose node has not reported
  *       within the boot timeout is stopped; the failed boot is counted once the stop is done, and enough failures in
- *       a row put the pool in backoff, or protect it ({@link ProtectedPool}). {@link Orphans}: instances hpcscale
+ *       a row put the pool in backoff, or protect it ({@link ProtectedPool}); {@link FailedHealthChecks} replaces
+ *       the instances whose node failed its health check, as failed boots. {@link Orphans}: instances hpcscale
  *       did not start, whose node no agent reports, are said (and stopped where the pool says so). What these stop
  *       counts for nothing from then on.</li>
  *   <li>A pool of {@code target = fixed} keeps the count it is given instead ({@link KeepFixedTarget}); a pool
@@ -85,7 +86,7 @@ public final class Planner {
         }
         PoolView view = InstanceSorting.sort(state, PoolObservation.settle(state, draft), fresh, draft);
         decideAll(view, draft, fresh ? List.of(new NodeRemoval(), new NodesWithoutInstance(), new BootTimeout(),
-                new Orphans()) : List.of(new NodeRemoval()));
+                new FailedHealthChecks(), new Orphans()) : List.of(new NodeRemoval()));
         view = view.without(draft.stopped());
         if (state.pool().fixed()) {
             decideAll(view, draft, List.of(new KeepFixedTarget()));

@@ -232,8 +232,8 @@ final class PoolObservation {
             return record.withPending(null);
         }
         draft.found(EventKind.SETTLED, instance.id(), asked + ": the cloud lists it " + state
-                + (pending.stopKind() == StopKind.BOOT_FAILURE ? "; counted as a failed boot" : ""));
-        if (pending.stopKind() == StopKind.BOOT_FAILURE) {
+                + (pending.stopKind().failedBoot() ? "; counted as a failed boot" : ""));
+        if (pending.stopKind().failedBoot()) {
             countFailedBoot("instance " + instance.id() + ": " + pending.reason());
         }
         return record.stopped(pending.at(), pending.stopKind(), pending.reason());

@@ -1,6 +1,7 @@
 package io.hpcscale.scaler.plan;
 
 import io.hpcscale.common.model.DrainDocument;
+import io.hpcscale.common.model.HealthDocument;
 import io.hpcscale.common.model.JobDocument;
 import io.hpcscale.common.model.NodeNames;
 import io.hpcscale.common.model.NoticeDocument;
@@ -32,6 +33,7 @@ import java.util.Objects;
  * @param node              what the pool's node is and has, as jobs' constraints see it
  * @param notices           what the platform announced for nodes, by node name key ({@link NoticeDocument}): one map
  *                          for the whole cycle, shared by every pool's state
+ * @param health            the nodes' health checks, by node name key ({@link HealthDocument}), shared the same way
  */
 public record PoolState(
         PoolConfig pool,
@@ -50,7 +52,8 @@ public record PoolState(
         TargetReading target,
         List<RemovalMessage.Request> removals,
         NodeProperties node,
-        Map<String, NoticeDocument> notices) {
+        Map<String, NoticeDocument> notices,
+        Map<String, HealthDocument> health) {
 
     public PoolState {
         jobs = List.copyOf(jobs);
@@ -61,6 +64,17 @@ public record PoolState(
         removals = removals == null ? List.of() : List.copyOf(removals);
         Objects.requireNonNull(node, "node");
         notices = Map.copyOf(notices);
+        health = Map.copyOf(health);
+    }
+
+    /**
+     * The node's health check of the boot that began at {@code bootedAt}, if the pool checks its nodes: a check
+     * written before it is of an earlier boot and says nothing.
+     */
+    public HealthDocument healthOf(String node, Instant bootedAt) {
+        HealthDocument check = health.get(NodeNames.key(node));
+        return !pool.healthChecked() || check == null || (bootedAt != null && check.checkedAt().isBefore(bootedAt))
+                ? null : check;
     }
 
     /** What the platform announced for this node, if anything. */

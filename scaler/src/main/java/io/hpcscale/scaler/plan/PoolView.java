@@ -1,6 +1,7 @@
 package io.hpcscale.scaler.plan;
 
 import io.hpcscale.common.model.DrainDocument;
+import io.hpcscale.common.model.HealthDocument;
 import io.hpcscale.common.model.JobDocument;
 import io.hpcscale.common.model.JobState;
 import io.hpcscale.common.model.NodeNames;
@@ -180,14 +181,20 @@ final class PoolView {
 
     /**
      * The instance's node when it is in service, so that its room counts: reported, up, not held offline by an
-     * administrator (a node hpcscale drained is in service until its drain completes), and not announced to go
+     * administrator (a node hpcscale drained is in service until its drain completes), not announced to go
      * ({@link PoolState#noticeOf}: the agent takes it out of service, and a job requeued from it must get a node
-     * elsewhere); null otherwise.
+     * elsewhere), and not held for a health check that is running or failed; null otherwise.
      */
     VmDocument inService(Instance instance) {
         VmDocument vm = vmOf(instance);
         return vm == null || vm.down() || vm.heldByAdministrator() || state.noticeOf(instance.nodeName()) != null
-                ? null : vm;
+                || healthHeld(instance) ? null : vm;
+    }
+
+    /** The node's health check, of any boot, has not passed: the agent holds it out of service. */
+    boolean healthHeld(Instance instance) {
+        HealthDocument check = state.healthOf(instance.nodeName(), null);
+        return check != null && check.state() != HealthDocument.State.PASSED;
     }
 
     /**

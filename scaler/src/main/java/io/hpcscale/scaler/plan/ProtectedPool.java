@@ -55,7 +55,7 @@ public final class ProtectedPool {
     }
 
     private static long failingThisCycle(PlanDraft draft) {
-        return draft.planned(Plan.Stop.class).stream().filter(stop -> stop.kind() == StopKind.BOOT_FAILURE).count();
+        return draft.planned(Plan.Stop.class).stream().filter(stop -> stop.kind().failedBoot()).count();
     }
 
     /** Said when a boot succeeds in a protected pool. */

@@ -27,7 +27,7 @@ public final class StopGuard {
                     + "): hpcscale leaves it as it is");
         }
         return switch (kind) {
-            case DRAINED -> drained(vm, drain);
+            case DRAINED, UNHEALTHY -> drained(vm, drain);
             case BOOT_FAILURE -> failedBoot(vm, drain);
             case POWER_SAVING -> suspended(vm);
             case SURPLUS, ORPHAN -> unreported(vm);

@@ -28,6 +28,8 @@ import java.util.Objects;
  * @param protection                when failed boots stop the pool starting instances, and when it probes again
  * @param orphans                   when an instance hpcscale did not start and no agent reports is an orphan, and
  *                                  whether it is stopped
+ * @param healthChecked             {@code healthCheck} is set: a node serves, and its boot counts as done, only once
+ *                                  its check passed; a node whose check failed is replaced as a failed boot
  */
 public record PoolConfig(
         String name,
@@ -51,7 +53,8 @@ public record PoolConfig(
         PoolMatching matching,
         Duration gangTimeout,
         Protection protection,
-        OrphanPolicy orphans) {
+        OrphanPolicy orphans,
+        boolean healthChecked) {
 
     public static final String SCALE_UP = "scaleUp";
     public static final String DRAIN_COMPLETION = "drainCompletion";
@@ -94,6 +97,6 @@ public record PoolConfig(
         return new PoolConfig(name, shapeSettings, shapeSettings.over(fromProvider), min, max, idleTimeout,
                 bootTimeout, countHeldJobs, stopAction, maxStartPerCycle, maxStopPerCycle, bootFailuresBeforeBackoff,
                 capacityBackoff, followPowerRequests, fallbacks, fixedTarget, evictionBackoff, decisions, matching,
-                gangTimeout, protection, orphans);
+                gangTimeout, protection, orphans, healthChecked);
     }
 }

@@ -99,7 +99,8 @@ public final class PoolConfigs {
                             pool.duration("evictionWindow")), decisions(pool, problems),
                     matching(settings, pool, groups, problems), pool.duration("gangTimeout"),
                     new Protection(pool.intValue("protectAfter"), pool.duration("protectProbeAfter")),
-                    new OrphanPolicy(pool.duration("orphanAfter"), pool.bool("stopOrphans"))));
+                    new OrphanPolicy(pool.duration("orphanAfter"), pool.bool("stopOrphans")),
+                    pool.optionalString("healthCheck").isPresent()));
             if ("fixed".equals(pool.string("target")) && followsPowerRequests) {
                 problems.add(pool.key("target") + " = fixed cannot be combined with " + pool.key(FOLLOW_POWER_REQUESTS)
                         + " = true: the scheduler decides which nodes run; choose one");

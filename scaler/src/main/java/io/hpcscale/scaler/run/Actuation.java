@@ -143,7 +143,7 @@ final class Actuation {
         try {
             VmDocument vm = documents.vm(stop.nodePool(), stop.node());
             DrainDocument drain = stop.kind() == StopKind.DRAINED || stop.kind() == StopKind.REMOVED
-                    || stop.kind() == StopKind.BOOT_FAILURE ? documents.drain(stop.node()) : null;
+                    || stop.kind().failedBoot() ? documents.drain(stop.node()) : null;
             return StopGuard.refusal(stop.kind(), vm, drain);
         } catch (StoreException e) {
             return Optional.of("the store cannot be read to confirm it: " + e.getMessage());
@@ -208,7 +208,7 @@ final class Actuation {
                 continue;
             }
             ledger.updateRecord(instance, r -> r.stopped(now, stop.kind(), stop.reason()));
-            if (stop.kind() == StopKind.BOOT_FAILURE) {
+            if (stop.kind().failedBoot()) {
                 ledger.countFailedBoot("instance " + instance.id() + ": " + stop.reason());
             }
             ledger.event(stop.event(), subject, stop.reason() + how, Outcome.OK);

@@ -4,6 +4,7 @@ import io.hpcscale.common.model.AgentDocument;
 import io.hpcscale.common.model.ClusterLoadDocument;
 import io.hpcscale.common.model.DocumentType;
 import io.hpcscale.common.model.DrainDocument;
+import io.hpcscale.common.model.HealthDocument;
 import io.hpcscale.common.model.JobDocument;
 import io.hpcscale.common.model.NodeNames;
 import io.hpcscale.common.model.NoticeDocument;
@@ -25,6 +26,7 @@ import java.util.Set;
  * @param agents  the heartbeats of agents serving a managed pool
  * @param notices what the platform announced for nodes ({@link NoticeDocument}), by node name key, read with the
  *                heartbeats in one query of {@code _meta}
+ * @param health  the nodes' health checks ({@link HealthDocument}), by node name key, read in the same query
  */
 record ClusterView(
         Map<String, List<JobDocument>> jobs,
@@ -34,9 +36,11 @@ record ClusterView(
         Map<String, Instant> agentReadAt,
         Map<String, String> poolOfNode,
         List<AgentDocument> agents,
-        Map<String, NoticeDocument> notices) {
+        Map<String, NoticeDocument> notices,
+        Map<String, HealthDocument> health) {
 
-    private static final Set<DocumentType> META_DOCUMENTS = Set.of(DocumentType.AGENTS, DocumentType.NOTICES);
+    private static final Set<DocumentType> META_DOCUMENTS = Set.of(DocumentType.AGENTS, DocumentType.NOTICES,
+            DocumentType.HEALTH);
     private static final Set<DocumentType> POOL_DOCUMENTS = Set.of(DocumentType.JOBS, DocumentType.VMS,
             DocumentType.DRAINS, DocumentType.POWER);
 
@@ -44,9 +48,14 @@ record ClusterView(
         Map<String, Instant> readAt = new HashMap<>();
         List<AgentDocument> agents = new ArrayList<>();
         Map<String, NoticeDocument> notices = new HashMap<>();
+        Map<String, HealthDocument> health = new HashMap<>();
         for (ClusterLoadDocument document : store.inPool(ClusterLoadDocument.META_POOL, META_DOCUMENTS)) {
             if (document instanceof NoticeDocument notice) {
                 notices.put(NodeNames.key(notice.name()), notice);
+                continue;
+            }
+            if (document instanceof HealthDocument check) {
+                health.put(NodeNames.key(check.name()), check);
                 continue;
             }
             if (!(document instanceof AgentDocument agent) || agent.pools().stream().noneMatch(pools::contains)) {
@@ -78,7 +87,8 @@ record ClusterView(
                 }
             }
         }
-        return new ClusterView(jobs, vms, drains, power, readAt, poolOfNode(vms), agents, Map.copyOf(notices));
+        return new ClusterView(jobs, vms, drains, power, readAt, poolOfNode(vms), agents, Map.copyOf(notices),
+                Map.copyOf(health));
     }
 
     List<JobDocument> jobsOf(String pool) {

@@ -111,7 +111,7 @@ public record PoolCensus(Map<InstanceCategory, Integer> instances, boolean insta
         return switch (instance.state()) {
             case STOPPED -> record == null || record.stopKind() == null ? InstanceCategory.STOPPED
                     : record.stopKind() == StopKind.EVICTED ? InstanceCategory.EVICTED
-                    : record.stopKind() == StopKind.BOOT_FAILURE ? InstanceCategory.FAILED
+                    : record.stopKind().failedBoot() ? InstanceCategory.FAILED
                     : InstanceCategory.STOPPED;
             case STOPPING -> InstanceCategory.STOPPING;
             case FAILED -> InstanceCategory.FAILED;

@@ -101,7 +101,7 @@ final class PoolCycle {
         return new PoolState(pool.config(), jobs, vms, view.drainsOf(pool.name()),
                 view.powerRequestsOf(pool.name()), prepared.instances(), pool.provider().canCreate(),
                 pool.provider().spot(), view.poolOfNode(), view.agentReadAt().get(pool.name()), state, now, fallback,
-                prepared.target(), removals, pool.node(), view.notices());
+                prepared.target(), removals, pool.node(), view.notices(), view.health());
     }
 
     /** Plans with these jobs and nodes and, unless only planning, acts and records. */

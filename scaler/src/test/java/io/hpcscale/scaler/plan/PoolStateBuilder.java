@@ -2,6 +2,7 @@ package io.hpcscale.scaler.plan;
 
 import io.hpcscale.common.model.Chunk;
 import io.hpcscale.common.model.DrainDocument;
+import io.hpcscale.common.model.HealthDocument;
 import io.hpcscale.common.model.JobDocument;
 import io.hpcscale.common.model.JobState;
 import io.hpcscale.common.model.NodeJobStatus;
@@ -66,12 +67,19 @@ final class PoolStateBuilder {
     }
 
     PoolConfig config() {
-        return PoolConfigs.withDefaults("p", new VmShape(16, 65536, gpus), max, Map.of("min", Integer.toString(min),
+        Map<String, String> settings = new HashMap<>(Map.of("min", Integer.toString(min),
                 "countHeldJobs", Boolean.toString(countHeld), "maxStartPerCycle", Integer.toString(maxStart),
                 "maxStopPerCycle", Integer.toString(maxStop), "followPowerRequests", Boolean.toString(powerSaving),
                 "target", fixedShrink == null ? "demand" : "fixed", "shrink", fixedShrink == null ? "lazy" : fixedShrink,
                 "evictionRoundsBeforeBackoff", Integer.toString(evictionRounds), "decisions", decisions));
+        if (healthCheck != null) {
+            settings.put("healthCheck", healthCheck);
+        }
+        return PoolConfigs.withDefaults("p", new VmShape(16, 65536, gpus), max, settings);
     }
+
+    /** The pool's {@code healthCheck}, or null for none. */
+    String healthCheck;
 
     /** Instance i was started by hpcscale at {@code since} and its node has not reported yet. */
     PoolStateBuilder booting(int i, Instant since) {
@@ -150,11 +158,18 @@ final class PoolStateBuilder {
     }
 
     private final Map<String, NoticeDocument> notices = new HashMap<>();
+    private final Map<String, HealthDocument> health = new HashMap<>();
+
+    /** The node's health check, as its {@code hpcscale-node-check} writes it, at this time. */
+    PoolStateBuilder health(String node, HealthDocument.State state, String output, Instant checkedAt) {
+        health.put(NodeNames.key(node), HealthDocument.of(node, state, output, checkedAt));
+        return this;
+    }
 
     PoolState build() {
         return new PoolState(config(), jobs, vms, drains, powerRequests, unknown != null ? unknown : InstanceList.of(instances),
                 canCreate, spot, poolOfNode, agentReadAt, state, NOW, fallback, target, removals,
-                config().matching().node(config().name(), config().shape(), Map.of()), notices);
+                config().matching().node(config().name(), config().shape(), Map.of()), notices, health);
     }
 
     /** What the platform announced for a node, as its {@code hpcscale-node-events} writes it. */

@@ -95,7 +95,7 @@ final class NodeEventsCommand implements Callable<Integer> {
         return 0;
     }
 
-    private static String shortHostName() {
+    static String shortHostName() {
         String name;
         try {
             name = InetAddress.getLocalHost().getHostName();

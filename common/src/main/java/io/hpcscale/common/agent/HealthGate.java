@@ -1,0 +1,64 @@
+package io.hpcscale.common.agent;
+
+import io.hpcscale.common.model.DrainDocument;
+import io.hpcscale.common.model.HealthDocument;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Health before service: in a pool with {@code pool.<name>.healthCheck}, a node whose check of its current boot is
+ * running or failed is held out of service, like a node asked to drain, until it passes. A node that reported no
+ * check at all (it ran before the check was configured, or its image lacks {@code hpcscale-node}) is left as it is:
+ * the scheduler's own configuration keeps a new node out of service until its first check (docs/operations.md).
+ */
+final class HealthGate {
+    private final Set<String> checkedPools;
+
+    HealthGate(Set<String> checkedPools) {
+        this.checkedPools = Set.copyOf(checkedPools);
+    }
+
+    boolean any() {
+        return !checkedPools.isEmpty();
+    }
+
+    /** The drain requests with a hold added for each node of a checked pool whose check has not passed. */
+    Map<String, DrainDocument> withHolds(Map<String, DrainDocument> drains, Map<String, HealthDocument> health,
+            SchedulerSnapshot snapshot, PoolMap pools) {
+        if (checkedPools.isEmpty() || health.isEmpty()) {
+            return drains;
+        }
+        Map<String, DrainDocument> all = new HashMap<>();
+        for (SchedulerNode node : snapshot.nodes()) {
+            HealthDocument check = health.get(node.name());
+            Optional<String> pool = pools.poolForNode(node.name(), node.queues());
+            if (check != null && check.state() != HealthDocument.State.PASSED && pool.isPresent()
+                    && checkedPools.contains(pool.get())) {
+                all.put(node.name(), DrainDocument.request(pool.get(), node.name(), check.holdReason(),
+                        check.checkedAt()));
+            }
+        }
+        all.putAll(drains);
+        return all;
+    }
+
+    /**
+     * The failed checks to mark held: the node is out of service (by hpcscale's mark or an administrator's), in a
+     * read taken after the offline, so the node may let its scheduler daemon start.
+     */
+    Map<String, HealthDocument> nowHeld(Map<String, HealthDocument> health, SchedulerSnapshot snapshot,
+            PoolMap pools) {
+        Map<String, HealthDocument> held = new HashMap<>();
+        for (SchedulerNode node : snapshot.nodes()) {
+            HealthDocument check = health.get(node.name());
+            Optional<String> pool = pools.poolForNode(node.name(), node.queues());
+            if (check != null && check.state() == HealthDocument.State.FAILED && check.heldAt() == null
+                    && pool.isPresent() && checkedPools.contains(pool.get()) && node.isOffline()) {
+                held.put(node.name(), check);
+            }
+        }
+        return held;
+    }
+}
