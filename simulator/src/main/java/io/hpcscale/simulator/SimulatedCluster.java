@@ -2,6 +2,7 @@ package io.hpcscale.simulator;
 
 import io.hpcscale.common.agent.Agent;
 import io.hpcscale.common.agent.CycleReport;
+import io.hpcscale.common.agent.JobAdmission;
 import io.hpcscale.common.agent.PoolMap;
 import io.hpcscale.common.agent.SchedulerAdapter;
 import io.hpcscale.common.model.DocumentKey;
@@ -66,6 +67,14 @@ public final class SimulatedCluster {
     /** The host name of the cluster's agent; its id is {@code agent-simulated-sim}. */
     public static final String AGENT_HOST = "simulated";
     private static final Duration LEASE_TTL = Duration.ofMinutes(3);
+    /** How long a node's health check takes, in a pool with one. */
+    private static final Duration NODE_CHECK_TIME = Duration.ofSeconds(30);
+    /**
+     * How long a node whose check failed waits to be held before its daemon starts: longer than any outage of the
+     * agent the soak makes, so that a failed node never takes a job (a site that wants the same sets
+     * node.healthCheckHoldWait high, and TimeoutStartSec with it).
+     */
+    private static final Duration NODE_HOLD_WAIT = Duration.ofHours(2);
 
     private final SettableClock clock;
     private final SimulatedCloud cloud;
@@ -76,6 +85,8 @@ public final class SimulatedCluster {
     private final ScalerEvents events;
     private final DocumentStore documents;
     private final Spec spec;
+    private final Set<String> checkedPools;
+    private final SimulatedNodePrograms nodePrograms;
     private final List<Scaler> scalers = new ArrayList<>();
     private final Set<Long> runningScalerProcesses = new HashSet<>();
     private long nextScalerProcess = 100;
@@ -105,6 +116,12 @@ public final class SimulatedCluster {
         this.documents = new DocumentStore(store);
         this.poolMap = new PoolMap(poolByQueue, Map.of(), List.copyOf(primaryOf.keySet()),
                 PoolMap.MultiQueueRule.FIRST);
+        Set<String> checked = spec.pools().stream().filter(PoolConfig::healthChecked).map(PoolConfig::name)
+                .collect(java.util.stream.Collectors.toSet());
+        this.checkedPools = checked;
+        this.nodePrograms = new SimulatedNodePrograms(new DocumentStore(store), checked, NODE_CHECK_TIME,
+                NODE_HOLD_WAIT);
+        scheduler.runNodePrograms(nodePrograms);
         this.agent = newAgent();
         this.events = new ScalerEvents(documents, spec.eventTtl(), true);
         this.spec = spec;
@@ -112,7 +129,8 @@ public final class SimulatedCluster {
     }
 
     private Agent newAgent() {
-        return new Agent(schedulerInterceptor.apply(scheduler), documents, poolMap, AGENT_HOST, "sim");
+        return new Agent(schedulerInterceptor.apply(scheduler), documents, poolMap, AGENT_HOST, "sim",
+                JobAdmission.none(), checkedPools);
     }
 
     private Scaler newScaler(String host) {
@@ -232,6 +250,11 @@ public final class SimulatedCluster {
 
     public SimulatedScheduler scheduler() {
         return scheduler;
+    }
+
+    /** What hpcscale-node does on the nodes: their health checks, and the notices of evictions. */
+    public SimulatedNodePrograms nodePrograms() {
+        return nodePrograms;
     }
 
     public ScalerEvents events() {

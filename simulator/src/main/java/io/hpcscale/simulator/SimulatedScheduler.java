@@ -57,6 +57,11 @@ public final class SimulatedScheduler implements SchedulerAdapter {
         final String queue;
         final int cpus;
         boolean up;
+        /** Its VM runs, since {@code cloudUpSince}: a boot, whose scheduler daemon may wait for the node's check. */
+        boolean cloudUp;
+        Instant cloudUpSince;
+        /** An administrator returned it to service since this boot began: whatever its check, that was theirs. */
+        boolean returnedByAdministrator;
         boolean offline;
         String comment;
         /** Taken offline by an administrator, whatever its comment says now: hpcscale must leave it alone. */
@@ -127,6 +132,9 @@ public final class SimulatedScheduler implements SchedulerAdapter {
     private final Map<String, Duration> waits = new HashMap<>();
     private final List<String> violations = new ArrayList<>();
     private int evictedJobs;
+    private int requeuedJobs;
+    /** What hpcscale-node does on the nodes, or null where the simulation runs no node program. */
+    private SimulatedNodePrograms nodePrograms;
     private int lostAdministratorMarks;
     private long cloudVersionSeen = -1;
     /** The server is down (reads fail) until then, after a restart. */
@@ -328,6 +336,7 @@ public final class SimulatedScheduler implements SchedulerAdapter {
         node.administratorMarkRecorded = false;
         node.offline = offline;
         node.comment = offline ? "maintenance: disk failing" : null;
+        node.returnedByAdministrator |= !offline;
     }
 
     /**
@@ -426,6 +435,21 @@ public final class SimulatedScheduler implements SchedulerAdapter {
         node.comment = OfflineMarker.comment(reason, 80);
     }
 
+    /** The job leaves its nodes and goes back to the head of the queue, as {@code qrerun} puts it. */
+    @Override
+    public synchronized boolean requeue(String jobId) throws SchedulerCommandException {
+        Running r = running.remove(jobId);
+        if (r == null) {
+            throw new SchedulerCommandException("job " + jobId + " is not running", null);
+        }
+        for (String name : r.nodes) {
+            nodes.get(name).job = null;
+        }
+        queued.add(0, r.job);
+        requeuedJobs++;
+        return true;
+    }
+
     @Override
     public synchronized void bringBack(String name) throws SchedulerCommandException {
         Node node = node(name);
@@ -491,9 +515,26 @@ public final class SimulatedScheduler implements SchedulerAdapter {
         return pools == null || pools.isEmpty() ? null : pools.get(0);
     }
 
+    /**
+     * The nodes run hpcscale-node from now on: the daemon of a node of a pool with a health check waits for its check,
+     * and after a failure for the agent's hold, for longer than any outage the soak makes. That is what creating new
+     * nodes out of service guards against on a site (docs/operations.md), which this scheduler therefore does not
+     * model: a server restart would drop that mark before the agent's first read, and hpcscale rightly leaves an
+     * offline node with no mark to whoever set it.
+     */
+    public synchronized void runNodePrograms(SimulatedNodePrograms programs) {
+        nodePrograms = programs;
+    }
+
+    /** Jobs put back in the queue at hpcscale's request, before their node was taken. */
+    public synchronized int requeuedJobs() {
+        return requeuedJobs;
+    }
+
     private void refreshNodes(Instant now) {
         long version = cloud.version();
-        if (version == cloudVersionSeen) {
+        // Node programs change what runs on a node with time alone: their nodes are looked at on every step.
+        if (version == cloudVersionSeen && nodePrograms == null) {
             return;
         }
         cloudVersionSeen = version;
@@ -505,7 +546,14 @@ public final class SimulatedScheduler implements SchedulerAdapter {
             for (Instance instance : cloud.instances(pool.getKey())) {
                 Node node = nodes.computeIfAbsent(instance.nodeName(),
                         n -> new Node(n, pool.getKey(), pool.getValue(), cpusOf(pool.getKey())));
-                boolean up = upNodes.contains(node.name);
+                boolean cloudUp = upNodes.contains(node.name);
+                if (cloudUp && !node.cloudUp) {
+                    node.cloudUpSince = now;
+                    node.returnedByAdministrator = false;
+                }
+                node.cloudUp = cloudUp;
+                boolean up = cloudUp && (nodePrograms == null || nodePrograms.daemonUp(node.pool, node.name,
+                        node.cloudUpSince, now));
                 if (up && !node.up) {
                     listeners.forEach(l -> l.nodeUp(node.name, now));
                 }
@@ -532,6 +580,7 @@ public final class SimulatedScheduler implements SchedulerAdapter {
                 return;
             }
             node.up = false;
+            node.cloudUp = false;
             if (node.job != null) {
                 Running lost = running.remove(node.job);
                 if (evicted) {
@@ -665,7 +714,14 @@ public final class SimulatedScheduler implements SchedulerAdapter {
         running.put(job.id(), r);
         byEnd.add(r);
         for (String name : names) {
-            nodes.get(name).job = job.id();
+            Node node = nodes.get(name);
+            node.job = job.id();
+            if (nodePrograms != null && !nodePrograms.passed(node.pool, name) && !node.returnedByAdministrator) {
+                String message = "job " + job.id() + " started on node " + name + ", whose health check of this "
+                        + "boot had not passed";
+                violations.add(message);
+                listeners.forEach(l -> l.violation(message, now));
+            }
         }
         waits.putIfAbsent(job.id(), Duration.between(job.submitAt(), now));
         listeners.forEach(l -> l.jobStarted(job, names, now));

@@ -192,4 +192,13 @@ final class K8sAdapter implements SchedulerAdapter {
     public void bringBack(String node) throws SchedulerCommandException {
         drains.bringBack(node);
     }
+
+    /**
+     * Nothing to put back: a pod on a node that goes is recreated elsewhere by its Job or other controller, and the
+     * node's taint keeps new pods off it meanwhile.
+     */
+    @Override
+    public boolean requeue(String jobId) {
+        return false;
+    }
 }

@@ -187,9 +187,11 @@ public final class Agent {
             Map<String, HealthDocument> health = reportsRead.healthByNode();
             Map<String, DrainDocument> drains = NoticeResponder.drainsWith(scalerDrains, notices, previous);
             Optional<String> signature = quickSignatureBefore();
-            OfflineOwnership.Resolved read = readScheduler(drains, previous);
+            SchedulerSnapshot raw = adapter.read();
+            // Holds are drain requests like the others, also as evidence of whose mark a node carries.
+            drains = healthGate.withHolds(drains, health, raw, pools);
+            OfflineOwnership.Resolved read = ownership.resolve(raw, drains, previous);
             SchedulerSnapshot snapshot = read.snapshot();
-            drains = healthGate.withHolds(drains, health, snapshot, pools);
             boolean changedNodes = respondToDrains(drains, read);
             if (changedNodes | requeue(notices, snapshot)) {
                 snapshot = readScheduler(drains, previous).snapshot();
@@ -242,9 +244,10 @@ public final class Agent {
                     byNode.put(drain.name(), drain);
                 }
             }
-            drainsRead = byNode;
             // What nodes wrote themselves goes with the drains: a node moves the same marker when it writes.
-            reportsRead = NodeReports.read(store);
+            NodeReports reports = NodeReports.read(store);
+            drainsRead = byNode;
+            reportsRead = reports;
             drainsReadAt = now;
             return byNode;
         }

@@ -2,6 +2,7 @@ package io.hpcscale.common.agent;
 
 import io.hpcscale.common.model.DrainDocument;
 import io.hpcscale.common.model.HealthDocument;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -10,8 +11,9 @@ import java.util.Set;
 /**
  * Health before service: in a pool with {@code pool.<name>.healthCheck}, a node whose check of its current boot is
  * running or failed is held out of service, like a node asked to drain, until it passes. A node that reported no
- * check at all (it ran before the check was configured, or its image lacks {@code hpcscale-node}) is left as it is:
- * the scheduler's own configuration keeps a new node out of service until its first check (docs/operations.md).
+ * check at all is left in service if it is (it ran before the check was configured), and held if it is out of
+ * service by hpcscale's mark: the scheduler's own configuration creates new nodes that way, so that they wait for
+ * their first check (docs/operations.md).
  */
 final class HealthGate {
     private final Set<String> checkedPools;
@@ -27,17 +29,24 @@ final class HealthGate {
     /** The drain requests with a hold added for each node of a checked pool whose check has not passed. */
     Map<String, DrainDocument> withHolds(Map<String, DrainDocument> drains, Map<String, HealthDocument> health,
             SchedulerSnapshot snapshot, PoolMap pools) {
-        if (checkedPools.isEmpty() || health.isEmpty()) {
+        if (checkedPools.isEmpty()) {
             return drains;
         }
         Map<String, DrainDocument> all = new HashMap<>();
         for (SchedulerNode node : snapshot.nodes()) {
             HealthDocument check = health.get(node.name());
             Optional<String> pool = pools.poolForNode(node.name(), node.queues());
-            if (check != null && check.state() != HealthDocument.State.PASSED && pool.isPresent()
-                    && checkedPools.contains(pool.get())) {
+            if (pool.isEmpty() || !checkedPools.contains(pool.get())) {
+                continue;
+            }
+            if (check != null && check.state() != HealthDocument.State.PASSED) {
                 all.put(node.name(), DrainDocument.request(pool.get(), node.name(), check.holdReason(),
                         check.checkedAt()));
+            } else if (check == null && node.offlineByHpcscale()) {
+                // Created out of service with hpcscale's mark, as docs/operations.md says, and never checked: it
+                // waits for its first check rather than being returned to service for want of a drain request.
+                all.put(node.name(), DrainDocument.request(pool.get(), node.name(), "health check not reported yet",
+                        Instant.EPOCH));
             }
         }
         all.putAll(drains);

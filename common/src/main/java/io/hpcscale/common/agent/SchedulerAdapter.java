@@ -62,9 +62,9 @@ public interface SchedulerAdapter {
      * requeue it then if at all. False where the scheduler has nothing to requeue (Kubernetes: the job's controller
      * makes a new pod by itself).
      *
+     * Every adapter says what it does, wrappers included: a default would let a wrapper drop requeues unnoticed.
+     *
      * @throws SchedulerCommandException the scheduler refused (a job that must not be rerun, no operator right)
      */
-    default boolean requeue(String jobId) throws SchedulerCommandException, InterruptedException {
-        return false;
-    }
+    boolean requeue(String jobId) throws SchedulerCommandException, InterruptedException;
 }

@@ -75,6 +75,17 @@ class AgentHealthTest {
     }
 
     @Test
+    void aNodeCreatedOutOfServiceWithHpcscalesMarkWaitsForItsFirstCheck() throws Exception {
+        scheduler.putNode(FakeSchedulerAdapter.withOffline(freeNode("hb-4", "hb", 120), true, true));
+        cycle();
+        cycle();
+        assertTrue(scheduler.node("hb-4").offlineByHpcscale(), "no drain request, but no check yet either");
+        check("hb-4", State.PASSED, "");
+        cycle();
+        assertFalse(scheduler.node("hb-4").isOffline());
+    }
+
+    @Test
     void aPoolWithoutACheckAndANodeWithoutAResultAreLeftAlone() throws Exception {
         scheduler.putNode(freeNode("free-1", "free", 4));
         scheduler.putNode(freeNode("hb-3", "hb", 120));

@@ -185,6 +185,11 @@ class AgentNoticeTest {
             public void bringBack(String node) throws SchedulerCommandException {
                 racing.bringBack(node);
             }
+
+            @Override
+            public boolean requeue(String jobId) throws SchedulerCommandException {
+                return racing.requeue(jobId);
+            }
         }, documents, new PoolMap(Map.of("spot", "spot"), Map.of()), "head2", "test");
         clock.advance(Duration.ofSeconds(10));
         racer.runOnce(clock.instant());

@@ -264,6 +264,11 @@ class AgentOccupancyAndMarksTest {
             public void bringBack(String node) throws SchedulerCommandException {
                 scheduler.bringBack(node);
             }
+
+            @Override
+            public boolean requeue(String jobId) throws SchedulerCommandException {
+                return scheduler.requeue(jobId);
+            }
         };
         agent = new Agent(failsAfterOffline, documents, pools, "head", "test");
         scheduler.putNode(freeNode("n1", "batch", 16));

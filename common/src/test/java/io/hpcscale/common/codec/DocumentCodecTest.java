@@ -10,6 +10,7 @@ import io.hpcscale.common.model.Chunk;
 import io.hpcscale.common.model.ClusterLoadDocument;
 import io.hpcscale.common.model.DrainDocument;
 import io.hpcscale.common.model.JobDocument;
+import io.hpcscale.common.model.HealthDocument;
 import io.hpcscale.common.model.JobState;
 import io.hpcscale.common.model.NoticeDocument;
 import io.hpcscale.common.model.NodeJobStatus;
@@ -53,7 +54,10 @@ class DocumentCodecTest {
                 new AgentDocument("agent-head-pbs", "pbs", "head", "0.1.0", T, 230, List.of("pinta00"), null, T),
                 NoticeDocument.of("spot-7", "602d9444-d2cd-49c7-8624-8643e7171297", "Preempt", T.plusSeconds(30), "",
                         T).readyAt(T.plusSeconds(9)),
-                NoticeDocument.of("spot-8", "EV-2", "LiveMigration", null, "a type this version does not know", T));
+                NoticeDocument.of("spot-8", "EV-2", "LiveMigration", null, "a type this version does not know", T),
+                HealthDocument.of("hb-7", HealthDocument.State.FAILED, "ERROR:  nhc:  Health check failed", T)
+                        .heldAt(T.plusSeconds(20)),
+                HealthDocument.of("hb-8", HealthDocument.State.PENDING, null, T));
         for (ClusterLoadDocument document : documents) {
             ObjectNode json = codec.encode(document);
             assertEquals(1, json.get("SchemaVersion").asInt());

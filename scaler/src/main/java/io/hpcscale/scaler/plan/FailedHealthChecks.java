@@ -5,7 +5,6 @@ import io.hpcscale.common.model.DrainDocument;
 import io.hpcscale.common.model.HealthDocument;
 import io.hpcscale.common.model.VmDocument;
 import io.hpcscale.scaler.cloud.Instance;
-import io.hpcscale.scaler.documents.InstanceRecord;
 import io.hpcscale.scaler.documents.StopKind;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -13,10 +12,11 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Replaces the instances of a pool that checks its nodes ({@code healthCheck}) whose node failed the check of its
- * boot, or reported without a check that passed within the boot timeout: the node is drained (the agent holds it out
- * of service already), then stopped once {@link StopGuard} allows it, with the pool's stop action, and counted as a
- * failed boot, towards backoff and protection. Only with a fresh agent read; a job on the node waits for its end.
+ * Replaces the instances of a pool that checks its nodes ({@code healthCheck}) whose node failed its check (the check
+ * the store holds is the node's current one once the node is up: the node writes it before its scheduler daemon
+ * starts), or reported without a check that passed within the boot timeout: the node is drained (the agent holds it
+ * out of service already), then stopped once {@link StopGuard} allows it, with the pool's stop action, and counted as
+ * a failed boot, towards backoff and protection. Only with a fresh agent read; a job on the node waits for its end.
  */
 final class FailedHealthChecks implements Decision {
 
@@ -41,9 +41,7 @@ final class FailedHealthChecks implements Decision {
 
     /** Why the node failed, or null while it has not. */
     private static String why(PoolView view, Instance instance) {
-        InstanceRecord record = view.memory().instance(instance.id()).orElse(null);
-        Instant bootedAt = record == null ? null : record.startedAt();
-        HealthDocument check = view.state().healthOf(instance.nodeName(), bootedAt);
+        HealthDocument check = view.state().healthOf(instance.nodeName());
         if (check != null && check.state() == HealthDocument.State.FAILED) {
             return "its node " + instance.nodeName() + " failed its " + check.holdReason().replaceFirst(
                     "^health check failed", "health check");

@@ -45,7 +45,7 @@ final class InstanceSorting {
             InstanceRecord record = memory.instance(instance.id()).orElse(null);
             // In a pool that checks its nodes, a boot is done once the node's check of it passed, not before.
             boolean reported = ((vm != null && !vm.down()) || s.reportedInAnotherPool(instance.nodeName()))
-                    && checkPassed(s, instance, record);
+                    && checkPassed(s, instance);
             boolean bootingRecord = record != null && record.booting();
             boolean isLeaving = leavingIds.contains(instance.id().toLowerCase(Locale.ROOT));
             if (isLeaving) {
@@ -98,12 +98,12 @@ final class InstanceSorting {
         return unsorted.sorted(memory, running, booting, stopped, unknown, leaving);
     }
 
-    /** Whether a node of a pool that checks its nodes passed the check of the boot hpcscale knows of; true elsewhere. */
-    private static boolean checkPassed(PoolState s, Instance instance, InstanceRecord record) {
+    /** Whether a node of a pool that checks its nodes passed its check; true elsewhere. */
+    private static boolean checkPassed(PoolState s, Instance instance) {
         if (!s.pool().healthChecked()) {
             return true;
         }
-        HealthDocument check = s.healthOf(instance.nodeName(), record == null ? null : record.bootingSince());
+        HealthDocument check = s.healthOf(instance.nodeName());
         return check != null && check.state() == HealthDocument.State.PASSED;
     }
 

@@ -68,13 +68,12 @@ public record PoolState(
     }
 
     /**
-     * The node's health check of the boot that began at {@code bootedAt}, if the pool checks its nodes: a check
-     * written before it is of an earlier boot and says nothing.
+     * The node's health check, if the pool checks its nodes. It is of the node's current boot whenever the node is
+     * up: the node writes it, {@code PENDING} first, before its scheduler daemon starts.
      */
-    public HealthDocument healthOf(String node, Instant bootedAt) {
+    public HealthDocument healthOf(String node) {
         HealthDocument check = health.get(NodeNames.key(node));
-        return !pool.healthChecked() || check == null || (bootedAt != null && check.checkedAt().isBefore(bootedAt))
-                ? null : check;
+        return pool.healthChecked() ? check : null;
     }
 
     /** What the platform announced for this node, if anything. */

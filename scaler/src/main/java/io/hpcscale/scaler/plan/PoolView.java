@@ -193,7 +193,7 @@ final class PoolView {
 
     /** The node's health check, of any boot, has not passed: the agent holds it out of service. */
     boolean healthHeld(Instance instance) {
-        HealthDocument check = state.healthOf(instance.nodeName(), null);
+        HealthDocument check = state.healthOf(instance.nodeName());
         return check != null && check.state() != HealthDocument.State.PASSED;
     }
 

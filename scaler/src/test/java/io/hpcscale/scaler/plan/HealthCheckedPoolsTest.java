@@ -64,14 +64,6 @@ class HealthCheckedPoolsTest {
     }
 
     @Test
-    void aFailureOfAnEarlierBootSaysNothingOfThisOne() {
-        PoolStateBuilder pool = bootedAndReported("/usr/sbin/nhc");
-        pool.health(node(1), State.FAILED, "old failure", STARTED.minus(Duration.ofHours(3)));
-        Plan plan = pool.plan().plan();
-        assertTrue(plan.drains().isEmpty() && plan.stops().isEmpty(), "the node writes this boot's check first");
-    }
-
-    @Test
     void aNodeWithNoPassingCheckWithinTheBootTimeoutIsReplacedSayingWhy() {
         PoolStateBuilder pool = bootedAndReported("/usr/sbin/nhc");
         pool.booting(1, NOW.minus(Duration.ofHours(1)));

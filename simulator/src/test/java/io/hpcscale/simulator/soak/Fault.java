@@ -19,7 +19,11 @@ enum Fault {
     /** The scheduler's server restarts: node comments lost, nodes state-unknown, starting jobs unlisted. */
     SCHEDULER_RESTART("scheduler-restarts"),
     /** An administrator takes a node offline (given back in the calm end). */
-    ADMIN_MARK("admin-marks");
+    ADMIN_MARK("admin-marks"),
+    /** A node's health check fails at its next boot, in a pool with a healthCheck. */
+    FAILED_CHECK("failed-health-checks"),
+    /** Azure announces a Spot eviction to the node (Preempt) 30 s before it evicts it. */
+    PREEMPT_NOTICE("preempt-notices");
 
     private final String label;
 

@@ -65,6 +65,15 @@ final class FaultyScheduler implements SchedulerAdapter {
     }
 
     @Override
+    public boolean requeue(String jobId) throws SchedulerCommandException, InterruptedException {
+        faults.call("scheduler requeue");
+        if (faults.hits(Fault.SCHEDULER_FAIL, 3)) {
+            throw new SchedulerCommandException("qrerun " + jobId + " hung and was killed after 60s", null);
+        }
+        return delegate.requeue(jobId);
+    }
+
+    @Override
     public void bringBack(String node) throws SchedulerCommandException, InterruptedException {
         faults.call("scheduler return");
         boolean fails = faults.hits(Fault.SCHEDULER_FAIL, 3);

@@ -20,6 +20,7 @@ import io.hpcscale.simulator.SimulatedCluster;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -29,12 +30,14 @@ import java.util.SplittableRandom;
 import java.util.stream.Collectors;
 
 /**
- * One seed of the soak: a cluster of one or two pools (Spot or not, one scaler or two) through several hundred random
- * steps with faults switched on at random (among them what a real PBS server does: jobs suspended, the server
- * restarted, nodes taken offline by an administrator), then a calm end in which no fault and no new job comes, the
- * administrators give their nodes back and suspended jobs resume. What it must
- * show at the end: every job ran, no instance was stopped under a job, no start or stop was asked twice, and the
- * cloud is back at the pools' min with every active instance running a node the scheduler knows.
+ * One seed of the soak: a cluster of one or two pools (Spot or not, health-checked or not, one scaler or two) through
+ * several hundred random steps with faults switched on at random (among them what a real PBS server does: jobs
+ * suspended, the server restarted, nodes taken offline by an administrator; and what Azure does: evictions, some
+ * announced by a Preempt notice; and nodes failing their health check), then a calm end in which no fault and no new
+ * job comes, the administrators give their nodes back and suspended jobs resume. What it must show at the end: every
+ * job ran, no instance was stopped under a job, no job ran on a node whose check had not passed, no start or stop was
+ * asked twice, and the cloud is back at the pools' min with every active instance running a node the scheduler
+ * knows.
  */
 final class SoakScenario {
     private static final Instant START = Instant.parse("2026-11-22T08:00:00Z");
@@ -51,8 +54,12 @@ final class SoakScenario {
     private static final Fault[] LASTING = {Fault.STORE_DOWN, Fault.STORE_SLOW, Fault.STORE_THROTTLED,
             Fault.CLOUD_429, Fault.CLOUD_FAIL, Fault.CLOUD_UNFINISHED, Fault.SCHEDULER_FAIL};
 
+    private record Announced(String pool, String instanceId, Instant at) {
+    }
+
     /** What one scenario did and what it found wrong. */
     record Result(long steps, long jobsRun, long actionsChecked, boolean twoPools, boolean spot, boolean twoScalers,
+            boolean checked, int jobsRequeued,
             List<String> violations) {
     }
 
@@ -66,6 +73,10 @@ final class SoakScenario {
     private final ForgottenWatch forgotten;
     private final boolean spot;
     private final boolean twoScalers;
+    /** The pools have a health check, which nodes fail now and then. */
+    private final boolean checked;
+    /** Evictions announced by a Preempt notice, due at the notice's NotBefore: node name to (pool, instance, when). */
+    private final List<Announced> announced = new ArrayList<>();
     // How often a lasting fault begins, one step in this many: some scenarios are stormy, some mostly calm.
     private final int faultOneIn;
     private final Set<String> submitted = new HashSet<>();
@@ -81,10 +92,14 @@ final class SoakScenario {
         this.clock = new SettableClock(START);
         this.faults = new Faults(random, clock, counts);
         this.pools = new ArrayList<>();
+        this.checked = random.nextBoolean();
         for (String name : random.nextBoolean() ? List.of("p") : List.of("p", "q")) {
-            pools.add(PoolConfigs.withDefaults(name, new VmShape(4, 16384, 0), 6, Map.of("min",
-                    Integer.toString(random.nextInt(2)), "idleTimeout",
-                    Durations.format(Duration.ofMinutes(1 + random.nextInt(3))))));
+            Map<String, String> settings = new HashMap<>(Map.of("min", Integer.toString(random.nextInt(2)),
+                    "idleTimeout", Durations.format(Duration.ofMinutes(1 + random.nextInt(3)))));
+            if (checked) {
+                settings.put("healthCheck", "/usr/sbin/nhc");
+            }
+            pools.add(PoolConfigs.withDefaults(name, new VmShape(4, 16384, 0), 6, settings));
         }
         // A scale set smaller than the pool's max makes the scaler create instances, not only start them.
         int scaleSetSize = 3 + random.nextInt(6);
@@ -127,7 +142,8 @@ final class SoakScenario {
         violations.addAll(audit.doubled().stream().map(d -> "seed " + seed + ": doubled " + d).toList());
         violations.addAll(cluster.scheduler().violations().stream().map(v -> "seed " + seed + ": " + v).toList());
         return new Result(steps, cluster.scheduler().finishedJobs().size(), audit.starts() + audit.stops(),
-                pools.size() > 1, spot, twoScalers, List.copyOf(violations));
+                pools.size() > 1, spot, twoScalers, checked, cluster.scheduler().requeuedJobs(),
+                List.copyOf(violations));
     }
 
     private void step() throws InterruptedException {
@@ -166,6 +182,12 @@ final class SoakScenario {
         }
         if (spot && random.nextInt(25) == 0) {
             evict();
+        }
+        evictAnnounced();
+        // Rarer than broken boots: five in a row protect a pool, which then starts one probe every 30 minutes.
+        if (checked && random.nextInt(100) == 0) {
+            cluster.nodePrograms().failNextChecks(pools.get(random.nextInt(pools.size())).name(), 1);
+            faults.count(Fault.FAILED_CHECK);
         }
         if (random.nextInt(60) == 0) {
             cluster.cloud().breakBoots(pools.get(random.nextInt(pools.size())).name(), 1);
@@ -289,12 +311,38 @@ final class SoakScenario {
         }
     }
 
+    /** A Spot eviction: at once, or, half the time, announced to the node by a Preempt notice 30 s ahead. */
     private void evict() {
         String pool = pools.get(random.nextInt(pools.size())).name();
         List<Instance> active = cluster.cloud().instances(pool).stream().filter(i -> i.state().active()).toList();
-        if (!active.isEmpty()) {
-            cluster.cloud().evict(pool, active.get(random.nextInt(active.size())).id());
-            faults.count(Fault.EVICTION);
+        if (active.isEmpty()) {
+            return;
+        }
+        Instance instance = active.get(random.nextInt(active.size()));
+        if (random.nextBoolean() && cluster.cloud().nodeUp(pool, instance.nodeName())) {
+            Instant at = clock.instant().plusSeconds(30);
+            cluster.nodePrograms().preempt(instance.nodeName(), at, clock.instant());
+            announced.add(new Announced(pool, instance.id(), at));
+            faults.count(Fault.PREEMPT_NOTICE);
+            return;
+        }
+        cluster.cloud().evict(pool, instance.id());
+        faults.count(Fault.EVICTION);
+    }
+
+    /** The announced evictions that are due, of instances still active: the notice's NotBefore came. */
+    private void evictAnnounced() {
+        for (Announced due : List.copyOf(announced)) {
+            if (clock.instant().isBefore(due.at())) {
+                continue;
+            }
+            announced.remove(due);
+            boolean active = cluster.cloud().instances(due.pool()).stream()
+                    .anyMatch(i -> i.id().equals(due.instanceId()) && i.state().active());
+            if (active) {
+                cluster.cloud().evict(due.pool(), due.instanceId());
+                faults.count(Fault.EVICTION);
+            }
         }
     }
 
@@ -342,12 +390,14 @@ final class SoakScenario {
     /** No more faults or jobs: everything queued must run and the pools come back to their min, and stay there. */
     private void calmEnd() throws InterruptedException {
         faults.calm();
+        cluster.nodePrograms().noMoreFailures();
         administratorsDone();
         int settledFor = 0;
         for (int step = 0; step < CALM_STEPS && settledFor < SETTLED_STEPS; step++) {
             steps++;
             clock.advance(CALM_STEP);
             forgotten.calmFor(CALM_STEP);
+            evictAnnounced();
             agentCycle();
             scalerCycle(0);
             if (twoScalers) {

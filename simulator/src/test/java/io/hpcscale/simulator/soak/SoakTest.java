@@ -37,6 +37,8 @@ class SoakTest {
         int twoPools = 0;
         int spot = 0;
         int twoScalers = 0;
+        int checked = 0;
+        long requeued = 0;
         int scenarios = 0;
         try (ErrorLog errors = new ErrorLog()) {
             while (scenarios < scenarioCount && System.nanoTime() < deadline) {
@@ -49,14 +51,17 @@ class SoakTest {
                 twoPools += result.twoPools() ? 1 : 0;
                 spot += result.spot() ? 1 : 0;
                 twoScalers += result.twoScalers() ? 1 : 0;
+                checked += result.checked() ? 1 : 0;
+                requeued += result.jobsRequeued();
                 violations.addAll(result.violations());
                 violations.addAll(errors.take().stream().map(e -> "seed " + seed + ": " + e).toList());
             }
         }
         String summary = String.format("soak: %d scenarios (seeds %d-%d; %d with two pools, %d Spot, %d with two "
-                + "scalers), %d steps, faults: %s; %d calls disturbed; %d jobs run; %d starts and stops checked; "
-                + "%d violations; %ds", scenarios, firstSeed, firstSeed + scenarios - 1, twoPools, spot, twoScalers, steps,
-                counts.summary(), counts.disturbedCalls(), jobsRun, actionsChecked, violations.size(),
+                + "scalers, %d health-checked), %d steps, faults: %s; %d calls disturbed; %d jobs run, %d of them "
+                + "requeued before an announced eviction; %d starts and stops checked; %d violations; %ds", scenarios,
+                firstSeed, firstSeed + scenarios - 1, twoPools, spot, twoScalers, checked, steps,
+                counts.summary(), counts.disturbedCalls(), jobsRun, requeued, actionsChecked, violations.size(),
                 Duration.ofNanos(System.nanoTime() - began).toSeconds());
         System.out.println(summary);
         violations.forEach(v -> System.out.println("violation: " + v));

@@ -9,6 +9,7 @@ import io.hpcscale.common.model.ChangeMarkerDocument;
 import io.hpcscale.common.model.HealthDocument;
 import io.hpcscale.common.model.HealthDocument.State;
 import io.hpcscale.common.store.DocumentStore;
+import io.hpcscale.common.store.StoreException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -49,10 +50,10 @@ public final class NodeHealthCheck {
      * @return the check's outcome
      */
     public HealthDocument run(String command, Duration timeout, Duration holdWait) throws InterruptedException {
-        write(HealthDocument.of(nodeName, State.PENDING, null, clock.instant()));
+        write(HealthDocument.of(nodeName, State.PENDING, null, clock.instant()), timeout);
         log.info("node {}: health check running: {}", nodeName, command);
         HealthDocument result = check(command, timeout);
-        write(result);
+        write(result, holdWait);
         if (result.state() == State.PASSED) {
             log.info("node {}: health check passed", nodeName);
             return result;
@@ -86,16 +87,40 @@ public final class NodeHealthCheck {
         }
     }
 
-    private void write(HealthDocument check) {
-        store.upsert(List.of(check));
-        store.upsert(List.of(new ChangeMarkerDocument(ChangeMarkerDocument.DRAINS, clock.instant())));
+    /**
+     * Writes the check and moves the marker, trying again while the store does not answer, for up to
+     * {@code patience}: a node that cannot report cannot be held.
+     *
+     * @throws StoreException the store did not answer within {@code patience}
+     */
+    private void write(HealthDocument check, Duration patience) throws InterruptedException {
+        Instant until = clock.instant().plus(patience);
+        while (true) {
+            try {
+                store.upsert(List.of(check));
+                store.upsert(List.of(new ChangeMarkerDocument(ChangeMarkerDocument.DRAINS, clock.instant())));
+                return;
+            } catch (StoreException e) {
+                if (!clock.instant().isBefore(until)) {
+                    throw e;
+                }
+                log.warn("node {}: the store did not take the health check ({}); trying again", nodeName,
+                        e.getMessage());
+                Thread.sleep(HELD_POLL.toMillis());
+            }
+        }
     }
 
     private void awaitHeld(Duration holdWait) throws InterruptedException {
         Instant until = clock.instant().plus(holdWait);
         while (true) {
-            Optional<HealthDocument> now = store.read(HealthDocument.keyFor(nodeName), HealthDocument.class)
-                    .map(DocumentStore.Versioned::document);
+            Optional<HealthDocument> now;
+            try {
+                now = store.read(HealthDocument.keyFor(nodeName), HealthDocument.class)
+                        .map(DocumentStore.Versioned::document);
+            } catch (StoreException e) {
+                now = Optional.empty();
+            }
             if (now.isPresent() && now.get().heldAt() != null) {
                 log.info("node {}: the agent holds it out of service; the scheduler's daemon may start", nodeName);
                 return;
