@@ -123,7 +123,7 @@ public final class Agent {
             lastSuccessAt = now;
         }
         if (!cycle.upserted.isEmpty() || !cycle.deleted.isEmpty() || !cycle.takenOffline.isEmpty()
-                || !cycle.broughtBack.isEmpty()) {
+                || !cycle.broughtBack.isEmpty() || !cycle.requeued.isEmpty()) {
             lastChangeAt = now;
         }
         writeHeartbeat(now, millis, cycle);
@@ -190,11 +190,13 @@ public final class Agent {
             SchedulerSnapshot raw = adapter.read();
             // Holds are drain requests like the others, also as evidence of whose mark a node carries.
             drains = healthGate.withHolds(drains, health, raw, pools);
-            OfflineOwnership.Resolved read = ownership.resolve(raw, drains, previous);
+            OfflineOwnership.Resolved read = ownership.resolve(raw, drains, previous, health);
             SchedulerSnapshot snapshot = read.snapshot();
-            boolean changedNodes = respondToDrains(drains, read);
-            if (changedNodes | requeue(notices, snapshot)) {
-                snapshot = readScheduler(drains, previous).snapshot();
+            if (respondToDrains(drains, read)) {
+                snapshot = readScheduler(drains, previous, health).snapshot();
+            }
+            if (requeue(notices, snapshot)) {
+                snapshot = readScheduler(drains, previous, health).snapshot();
             }
             markReady(notices, snapshot);
             markHeld(health, snapshot);
@@ -214,8 +216,9 @@ public final class Agent {
 
         /** The scheduler as it is, each offline node's mark attributed with the store's evidence. */
         private OfflineOwnership.Resolved readScheduler(Map<String, DrainDocument> drains,
-                Map<String, VmDocument> previous) throws SchedulerReadException, InterruptedException {
-            return ownership.resolve(adapter.read(), drains, previous);
+                Map<String, VmDocument> previous, Map<String, HealthDocument> health)
+                throws SchedulerReadException, InterruptedException {
+            return ownership.resolve(adapter.read(), drains, previous, health);
         }
 
         /** Taken before the full read, so a change that lands during it is seen by the next quick check. */
@@ -276,7 +279,7 @@ public final class Agent {
                             .log("job {} could not be put back in its queue before its node goes: {}; the scheduler "
                                     + "requeues it, if the job allows, once the node stops answering", job,
                                     e.getMessage());
-                    noticeResponder.requeued(job, notices, snapshot);
+                    noticeResponder.refused(job, notices, snapshot);
                 }
             }
             return changed;
@@ -307,7 +310,7 @@ public final class Agent {
          */
         private void markHeld(Map<String, HealthDocument> health, SchedulerSnapshot snapshot)
                 throws InterruptedException {
-            for (HealthDocument failed : healthGate.nowHeld(health, snapshot, pools).values()) {
+            for (HealthDocument failed : HealthGate.nowHeld(health, snapshot).values()) {
                 SchedulerNode node = snapshot.nodes().stream().filter(n -> n.name().equals(failed.name()))
                         .findFirst().orElseThrow();
                 try {
@@ -335,7 +338,7 @@ public final class Agent {
             DrainResponder.Actions actions = drainResponder.decide(drains, read.snapshot(), read.restored());
             boolean changed = false;
             for (DrainDocument drain : actions.takeOffline()) {
-                if (!recordIntent(drain)) {
+                if (!recordIntent(drain, read.snapshot())) {
                     continue;
                 }
                 try {
@@ -378,13 +381,22 @@ public final class Agent {
          * store was down. Such a document is no acknowledgement: the scaler stops nothing on it. Without the
          * record, the node is not taken offline this cycle. A document that is evidence already needs none; one that
          * echoes the request but shows the node offline by someone else (an administrator held it, and has since
-         * returned it to service) is none, and gets the record like any other.
+         * returned it to service) is none, and gets the record like any other. A node with no document yet (a new
+         * node held for its health check, or told of an event, before its first report) gets its first one.
          *
          * @return whether the offline may go ahead
          */
-        private boolean recordIntent(DrainDocument drain) {
+        private boolean recordIntent(DrainDocument drain, SchedulerSnapshot snapshot) {
             VmDocument vm = written.vmsByName().get(drain.name());
-            if (vm == null || OfflineOwnership.evidenceOfOurs(vm, drain)) {
+            if (vm == null) {
+                SchedulerNode node = snapshot.nodes().stream().filter(n -> n.name().equals(drain.name())).findFirst()
+                        .orElse(null);
+                vm = node == null ? null : mapper.firstDocument(node, now).orElse(null);
+                if (vm == null) {
+                    return true;
+                }
+            }
+            if (OfflineOwnership.evidenceOfOurs(vm, drain)) {
                 return true;
             }
             VmDocument intent = vm.inServiceEchoing(drain.requestedAt());

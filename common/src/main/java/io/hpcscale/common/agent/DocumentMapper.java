@@ -92,6 +92,14 @@ final class DocumentMapper {
     }
 
 
+    /**
+     * The document of a node this agent has written none for yet, as the next cycle would write it, or empty when no
+     * pool serves the node: the record of the intent before a first offline ({@link VmDocument#inServiceEchoing}).
+     */
+    Optional<VmDocument> firstDocument(SchedulerNode node, Instant now) {
+        return pools.poolForNode(node.name(), node.queues()).map(pool -> vmDocument(node, pool, null, null, now));
+    }
+
     private VmDocument vmDocument(SchedulerNode node, String pool, DrainDocument drain, VmDocument previous,
             Instant now) {
         boolean busy = node.jobStatus() == NodeJobStatus.Busy || !node.jobIds().isEmpty();

@@ -21,6 +21,8 @@ import java.util.Set;
 final class NoticeResponder {
     /** Requeued jobs, by event: a job is put back once per event, even if the scheduler is slow to show it. */
     private final Map<String, Set<String>> requeuedByEvent = new HashMap<>();
+    /** Jobs the scheduler refused to requeue once. */
+    private final Set<String> refusedOnce = new HashSet<>();
 
     /**
      * The drain requests to carry out: the scaler's, and one for each noticed node it does not drain. A scaler's
@@ -43,17 +45,22 @@ final class NoticeResponder {
         return all;
     }
 
-    /** The jobs to put back in the queue now: those on a node whose notice means they cannot finish there. */
+    /**
+     * The jobs to put back in the queue now: those on a node whose notice means they cannot finish there, once the
+     * node is out of service in this read, so that the scheduler cannot put a job straight back on it.
+     */
     List<String> toRequeue(Map<String, NoticeDocument> notices, SchedulerSnapshot snapshot) {
         List<String> jobs = new ArrayList<>();
         requeuedByEvent.keySet().retainAll(notices.values().stream().map(NoticeDocument::eventId).toList());
+        Set<String> offline = new HashSet<>();
+        snapshot.nodes().stream().filter(SchedulerNode::isOffline).forEach(node -> offline.add(node.name()));
         for (SchedulerJob job : snapshot.jobs()) {
             if (job.state() != JobState.Running) {
                 continue;
             }
             for (String host : job.hosts()) {
                 NoticeDocument notice = notices.get(host);
-                if (notice != null && notice.kind().requeues()
+                if (notice != null && notice.kind().requeues() && offline.contains(host)
                         && !requeuedByEvent.getOrDefault(notice.eventId(), Set.of()).contains(job.id())) {
                     jobs.add(job.id());
                     break;
@@ -74,6 +81,16 @@ final class NoticeResponder {
                     }
                 }
             }
+        }
+    }
+
+    /**
+     * The scheduler refused to put the job back: it is tried once more at the next cycle (a command that hung), then
+     * given up for this event (a job that must not be rerun is refused every time).
+     */
+    void refused(String jobId, Map<String, NoticeDocument> notices, SchedulerSnapshot snapshot) {
+        if (!refusedOnce.add(jobId)) {
+            requeued(jobId, notices, snapshot);
         }
     }
 

@@ -2,6 +2,7 @@ package io.hpcscale.common.agent;
 
 import io.hpcscale.common.logging.OncePerKey;
 import io.hpcscale.common.model.DrainDocument;
+import io.hpcscale.common.model.HealthDocument;
 import io.hpcscale.common.model.VmDocument;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -50,6 +51,15 @@ final class OfflineOwnership {
      */
     Resolved resolve(SchedulerSnapshot snapshot, Map<String, DrainDocument> drainsByNode,
             Map<String, VmDocument> previousByName) {
+        return resolve(snapshot, drainsByNode, previousByName, Map.of());
+    }
+
+    /**
+     * @param healthByNode the nodes' health checks: a node held for its check that has passed since is returned to
+     *                     service, and its intent record is evidence although no hold stands any more
+     */
+    Resolved resolve(SchedulerSnapshot snapshot, Map<String, DrainDocument> drainsByNode,
+            Map<String, VmDocument> previousByName, Map<String, HealthDocument> healthByNode) {
         remember(snapshot);
         if (snapshot.nodes().stream().noneMatch(n -> n.offline() == OfflineMark.UNMARKED)) {
             reported.endRound();
@@ -65,7 +75,8 @@ final class OfflineOwnership {
             VmDocument previous = previousByName.get(node.name());
             DrainDocument drain = drainsByNode.get(node.name());
             boolean readAsOthers = lastRead.get(node.name()) == OfflineMark.OTHER;
-            if (readAsOthers || !evidenceOfOurs(previous, drain)) {
+            if (readAsOthers || !(evidenceOfOurs(previous, drain)
+                    || heldForItsCheck(previous, healthByNode.get(node.name())))) {
                 if (reported.first("other:" + node.name())) {
                     log.info("node={} is offline with no comment or reason, and {}: it is treated as an "
                             + "administrator's, and left alone", node.name(), readAsOthers
@@ -104,6 +115,15 @@ final class OfflineOwnership {
      * Whether the node's last document shows that an unmarked offline node is hpcscale's: it said
      * {@code OfflineByHpcscale}, or it showed the node in service echoing the drain request that stands now.
      */
+    /**
+     * Whether the node's last document records hpcscale's intent to hold it for a health check that has been
+     * written since (the hold's time is the check's, or the start of time for a node never checked).
+     */
+    private static boolean heldForItsCheck(VmDocument previous, HealthDocument check) {
+        return previous != null && check != null && !previous.offline() && previous.drainRequestedAt() != null
+                && !check.checkedAt().isBefore(previous.drainRequestedAt());
+    }
+
     static boolean evidenceOfOurs(VmDocument previous, DrainDocument drain) {
         if (previous == null) {
             return false;

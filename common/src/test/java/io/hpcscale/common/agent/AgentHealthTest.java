@@ -86,14 +86,20 @@ class AgentHealthTest {
     }
 
     @Test
-    void aPoolWithoutACheckAndANodeWithoutAResultAreLeftAlone() throws Exception {
+    void aFailedCheckHoldsTheNodeThoughThisAgentsCopyOfTheConfigurationHasNoCheckForItsPool() throws Exception {
         scheduler.putNode(freeNode("free-1", "free", 4));
+        cycle();
+        check("free-1", State.FAILED, "the node's configuration gives its pool a check");
+        cycle();
+        assertTrue(scheduler.node("free-1").offlineByHpcscale(), "a failed node takes no job, whoever is right");
+        assertNotNull(stored("free-1").heldAt());
+    }
+
+    @Test
+    void aNodeWithoutAResultIsLeftInService() throws Exception {
         scheduler.putNode(freeNode("hb-3", "hb", 120));
         cycle();
-        check("free-1", State.FAILED, "a check of a configuration that has none");
         cycle();
-        assertFalse(scheduler.node("free-1").isOffline());
-        assertNull(stored("free-1").heldAt());
         assertFalse(scheduler.node("hb-3").isOffline(), "no result: it served before the check was configured");
     }
 }

@@ -85,6 +85,20 @@ class AgentNoticeTest {
     }
 
     @Test
+    void noJobIsRequeuedWhileItsNodeCouldNotBeTakenOutOfService() throws Exception {
+        busyNodeRunning("spot-9", "16.pbs");
+        cycle();
+        scheduler.failCommands("pbsnodes -o hung and was killed");
+        notice("spot-9", "Preempt");
+        cycle();
+        assertEquals(0, requeues("16.pbs"), "requeued now, it could start again on the node that goes");
+        scheduler.failCommands(null);
+        cycle();
+        assertTrue(scheduler.node("spot-9").offlineByHpcscale());
+        assertEquals(1, requeues("16.pbs"), "out of service now: requeued");
+    }
+
+    @Test
     void aTerminateIsMarkedReadyOnlyOnceTheNodeRunsNoJob() throws Exception {
         scheduler.putNode(freeNode("spot-2", "spot", 4));
         scheduler.putJob(new SchedulerJob("13.pbs", List.of("spot"), JobState.Running,

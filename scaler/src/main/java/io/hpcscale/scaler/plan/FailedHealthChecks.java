@@ -51,7 +51,8 @@ final class FailedHealthChecks implements Decision {
         if (!passed && since != null && !since.plus(view.pool().bootTimeout()).isAfter(view.now())) {
             return "its node " + instance.nodeName() + " reported, but no health check of it passed within the boot "
                     + "timeout of " + Durations.format(view.pool().bootTimeout()) + (check == null ? " (none was "
-                    + "written: is hpcscale-node-check enabled in the image?)" : " (still running)");
+                    + "written: is the hpcscale-node service enabled in the image, and does the node's configuration "
+                    + "give the pool its healthCheck?)" : " (still running)");
         }
         return null;
     }

@@ -152,8 +152,8 @@ final class PoolObservation {
             memory = memory.withEviction();
             draft.found(EventKind.EVICTED, instanceId, "instance " + instanceId + " (node " + node + ") " + how
                     + ": evicted, as Azure announced to the node (Preempt " + notice.eventId() + ", not before "
-                    + notice.notBefore() + "); its jobs were requeued before it went, and it is started again while "
-                    + "jobs need it");
+                    + notice.notBefore() + "), whose agent was to requeue its jobs before it went (its log says "
+                    + "whether the scheduler did); it is started again while jobs need it");
             return StopKind.EVICTED;
         }
         if (s.spot()) {

@@ -208,6 +208,9 @@ final class Actuation {
                 continue;
             }
             ledger.updateRecord(instance, r -> r.stopped(now, stop.kind(), stop.reason()));
+            if (pool.config().healthChecked()) {
+                documents.forgetHealthCheck(stop.node());
+            }
             if (stop.kind().failedBoot()) {
                 ledger.countFailedBoot("instance " + instance.id() + ": " + stop.reason());
             }

@@ -4,6 +4,7 @@ import io.hpcscale.common.model.ChangeMarkerDocument;
 import io.hpcscale.common.model.CosmosIds;
 import io.hpcscale.common.model.DocumentKey;
 import io.hpcscale.common.model.DrainDocument;
+import io.hpcscale.common.model.HealthDocument;
 import io.hpcscale.common.model.PowerDocument;
 import io.hpcscale.common.model.VmDocument;
 import io.hpcscale.common.store.DocumentStore;
@@ -39,6 +40,14 @@ final class PoolDocuments {
 
     Outcome forgetPowerRequest(String node) {
         return write(() -> store.delete(List.of(new DocumentKey(pool, PowerDocument.idFor(node)))));
+    }
+
+    /**
+     * Forgets the health check of a node whose instance was stopped: its next boot checks again, and until that
+     * writes, the last boot's result must not stand for it.
+     */
+    Outcome forgetHealthCheck(String node) {
+        return write(() -> store.delete(List.of(HealthDocument.keyFor(node))));
     }
 
     /** The node's vms document as the agent wrote it in {@code nodePool}, or null. */

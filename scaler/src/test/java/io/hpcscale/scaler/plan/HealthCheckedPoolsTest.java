@@ -50,7 +50,7 @@ class HealthCheckedPoolsTest {
     }
 
     @Test
-    void aNodeWhoseCheckIsRunningIsStillBootingAndItsRoomDoesNotCount() {
+    void aNodeWhoseCheckIsRunningIsStillBootingUntilItPassed() {
         PoolStateBuilder pool = bootedAndReported("/usr/sbin/nhc");
         pool.health(node(1), State.PENDING, null, STARTED.plusSeconds(60));
         pool.queued("j", 16);
@@ -69,7 +69,7 @@ class HealthCheckedPoolsTest {
         pool.booting(1, NOW.minus(Duration.ofHours(1)));
         Plan plan = pool.plan().plan();
         assertEquals(1, plan.drains().size());
-        assertTrue(plan.drains().get(0).reason().contains("is hpcscale-node-check enabled"),
+        assertTrue(plan.drains().get(0).reason().contains("is the hpcscale-node service enabled"),
                 plan.drains().get(0).reason());
     }
 

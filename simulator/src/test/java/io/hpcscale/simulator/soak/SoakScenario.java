@@ -75,7 +75,7 @@ final class SoakScenario {
     private final boolean twoScalers;
     /** The pools have a health check, which nodes fail now and then. */
     private final boolean checked;
-    /** Evictions announced by a Preempt notice, due at the notice's NotBefore: node name to (pool, instance, when). */
+    /** Evictions announced by a Preempt notice, each due at the notice's NotBefore. */
     private final List<Announced> announced = new ArrayList<>();
     // How often a lasting fault begins, one step in this many: some scenarios are stormy, some mostly calm.
     private final int faultOneIn;

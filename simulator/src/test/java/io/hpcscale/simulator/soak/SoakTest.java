@@ -58,8 +58,8 @@ class SoakTest {
             }
         }
         String summary = String.format("soak: %d scenarios (seeds %d-%d; %d with two pools, %d Spot, %d with two "
-                + "scalers, %d health-checked), %d steps, faults: %s; %d calls disturbed; %d jobs run, %d of them "
-                + "requeued before an announced eviction; %d starts and stops checked; %d violations; %ds", scenarios,
+                + "scalers, %d health-checked), %d steps, faults: %s; %d calls disturbed; %d jobs run; %d requeues "
+                + "before an announced eviction; %d starts and stops checked; %d violations; %ds", scenarios,
                 firstSeed, firstSeed + scenarios - 1, twoPools, spot, twoScalers, checked, steps,
                 counts.summary(), counts.disturbedCalls(), jobsRun, requeued, actionsChecked, violations.size(),
                 Duration.ofNanos(System.nanoTime() - began).toSeconds());

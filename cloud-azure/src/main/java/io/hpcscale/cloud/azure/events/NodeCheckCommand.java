@@ -53,29 +53,39 @@ final class NodeCheckCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         String name = spec.commandLine().getParent().getCommandName() + " check";
-        String pool = settings.optionalString("node.pool").orElse(null);
-        if (pool == null) {
-            try {
-                pool = poolOfScaleSet(settings, new InstanceMetadata(URI.create(environment.getOrDefault(
-                        NodeEventsCommand.IMDS_ENVIRONMENT, InstanceMetadata.AZURE.toString())), METADATA_TIMEOUT)
-                        .read().scaleSet());
-            } catch (InstanceMetadataException e) {
-                err.println(name + ": " + e.getMessage() + "; or set node.pool");
-                err.flush();
-                return 1;
-            }
-        }
-        Optional<String> command = settings.pool(pool).optionalString("healthCheck");
-        if (command.isEmpty()) {
-            out.println("pool " + pool + " has no healthCheck: nothing to check");
+        if (settings.poolNames().stream().noneMatch(p -> settings.pool(p).optionalString("healthCheck").isPresent())) {
+            out.println("no pool has a healthCheck: nothing to check");
             out.flush();
             return 0;
         }
         String node = settings.optionalString("node.name").orElseGet(NodeEventsCommand::shortHostName);
         Clock clock = Clock.systemUTC();
         try (ClusterLoadStore store = StoreFactory.open(settings, clock)) {
-            HealthDocument result = new NodeHealthCheck(new ZtExecCommandRunner(), new DocumentStore(store), clock,
-                    node).run(command.get(), settings.duration("node.healthCheckTimeout"),
+            NodeHealthCheck check = new NodeHealthCheck(new ZtExecCommandRunner(), new DocumentStore(store), clock,
+                    node);
+            String pool;
+            try {
+                pool = settings.optionalString("node.pool").orElse(null);
+                if (pool == null) {
+                    pool = poolOfScaleSet(settings, scaleSet());
+                }
+            } catch (InstanceMetadataException | ConfigException e) {
+                // Some pool checks its nodes and this one cannot tell which it is: a failed check, so that the
+                // last boot's result does not stand for this one and the node takes no job.
+                String why = "its pool cannot be told: " + (e instanceof ConfigException c
+                        ? String.join("; ", c.problems()) : e.getMessage()) + "; set node.pool";
+                check.fail(why, settings.duration("node.healthCheckHoldWait"));
+                err.println(name + ": " + why);
+                err.flush();
+                return 1;
+            }
+            Optional<String> command = settings.pool(pool).optionalString("healthCheck");
+            if (command.isEmpty()) {
+                out.println("pool " + pool + " has no healthCheck: nothing to check");
+                out.flush();
+                return 0;
+            }
+            HealthDocument result = check.run(command.get(), settings.duration("node.healthCheckTimeout"),
                     settings.duration("node.healthCheckHoldWait"));
             out.println("node " + node + " (pool " + pool + "): " + result.holdReason());
             out.flush();
@@ -85,6 +95,22 @@ final class NodeCheckCommand implements Callable<Integer> {
                     + "cannot hold this node; fix the store settings and run it again");
             err.flush();
             return 1;
+        }
+    }
+
+    /** This VM's scale set, asked of the metadata service up to three times: it may answer slowly at boot. */
+    private String scaleSet() throws InstanceMetadataException, InterruptedException {
+        InstanceMetadata metadata = new InstanceMetadata(URI.create(environment.getOrDefault(
+                NodeEventsCommand.IMDS_ENVIRONMENT, InstanceMetadata.AZURE.toString())), METADATA_TIMEOUT);
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return metadata.read().scaleSet();
+            } catch (InstanceMetadataException e) {
+                if (attempt == 3) {
+                    throw e;
+                }
+                Thread.sleep(2000);
+            }
         }
     }
 

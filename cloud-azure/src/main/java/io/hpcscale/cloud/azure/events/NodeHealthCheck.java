@@ -63,6 +63,15 @@ public final class NodeHealthCheck {
         return result;
     }
 
+    /** A check that could not run, reported as failed so that the node is held, as after any failed check. */
+    public HealthDocument fail(String why, Duration holdWait) throws InterruptedException {
+        HealthDocument failed = HealthDocument.of(nodeName, State.FAILED, why, clock.instant());
+        write(failed, holdWait);
+        log.warn("node {}: {}", nodeName, failed.holdReason());
+        awaitHeld(holdWait);
+        return failed;
+    }
+
     private HealthDocument check(String command, Duration timeout) throws InterruptedException {
         // The check's stdout and stderr together, then its exit status on a line of its own: NHC and Azure's HPC
         // health checks say what failed on either stream, and a failing check's output is what the reason needs.

@@ -1,6 +1,5 @@
 package io.hpcscale.cloud.azure.events;
 
-import io.hpcscale.cloud.azure.events.ScheduledEventsEndpoint.Document;
 import io.hpcscale.cloud.azure.events.ScheduledEventsEndpoint.EndpointException;
 import io.hpcscale.common.model.ChangeMarkerDocument;
 import io.hpcscale.common.model.NoticeDocument;
@@ -35,6 +34,8 @@ public final class NodeNotices {
     private final Set<String> acknowledged = new HashSet<>();
 
     private boolean loaded;
+    /** The notice changed and the marker the agent watches has not moved since: moved at every poll until it has. */
+    private boolean markerPending;
     private NoticeDocument written;
     private Instant writtenAt;
     private Instant readyCheckedAt;
@@ -56,25 +57,31 @@ public final class NodeNotices {
     }
 
     public Outcome poll(Instant now) throws InterruptedException {
-        Document document;
+        List<ScheduledEvent> events;
         try {
-            document = endpoint.read();
+            events = endpoint.read();
         } catch (EndpointException e) {
             log.warn("{}; the notice stays as it is", e.getMessage());
             return Outcome.FAILED;
         }
         try {
             loadOnce();
-            Optional<ScheduledEvent> event = gravest(document.events());
+            if (markerPending) {
+                moveMarker(now);
+            }
+            Optional<ScheduledEvent> event = gravest(events);
             if (event.isEmpty()) {
                 return written == null ? Outcome.NOTHING : remove(now);
             }
             NoticeDocument wanted = NoticeDocument.of(nodeName, event.get().eventId(), event.get().eventType(),
                     event.get().notBefore(), event.get().description(), now);
-            if (!wanted.sameEvent(written) || now.isAfter(writtenAt.plus(NoticeDocument.KEPT.dividedBy(2)))) {
-                return write(written != null && wanted.sameEvent(written) ? written : wanted, now);
+            if (!wanted.sameEvent(written)) {
+                return write(wanted, now);
             }
-            return acknowledgeIfReady(now);
+            if (now.isAfter(writtenAt.plus(NoticeDocument.KEPT.dividedBy(2)))) {
+                return renew(wanted, now);
+            }
+            return acknowledgeIfReady(now, event.get().started());
         } catch (StoreException e) {
             log.warn("the store did not answer ({}); the notice is written at the next poll", e.getMessage());
             loaded = false;
@@ -106,28 +113,45 @@ public final class NodeNotices {
 
     private Outcome write(NoticeDocument notice, Instant now) {
         store.upsert(List.of(notice));
-        store.upsert(List.of(new ChangeMarkerDocument(ChangeMarkerDocument.DRAINS, now)));
-        if (!notice.sameEvent(written)) {
-            log.info("Azure announces {} {} for this VM ({}{}): the agent takes node {} out of service{}",
+        log.info("Azure announces {} {} for this VM ({}{}): the agent takes node {} out of service{}",
                     notice.rawType(), notice.eventId(), notice.notBefore() == null ? "under way"
                             : "not before " + notice.notBefore(), notice.description() == null
                             || notice.description().isBlank() ? "" : ", " + notice.description(), nodeName,
                     notice.kind().requeues() ? " and requeues its jobs" : "");
-        }
         written = notice;
         writtenAt = now;
         readyCheckedAt = null;
+        markerPending = true;
+        moveMarker(now);
         return Outcome.WRITTEN;
+    }
+
+    /**
+     * Writes the notice again before it would expire, as stored: the agent may have marked it ready, which a copy of
+     * the node's own would erase.
+     */
+    private Outcome renew(NoticeDocument wanted, Instant now) {
+        NoticeDocument stored = store.read(NoticeDocument.keyFor(nodeName), NoticeDocument.class)
+                .map(DocumentStore.Versioned::document).orElse(null);
+        store.upsert(List.of(wanted.sameEvent(stored) ? stored : wanted));
+        writtenAt = now;
+        return Outcome.WRITTEN;
+    }
+
+    private void moveMarker(Instant now) {
+        store.upsert(List.of(new ChangeMarkerDocument(ChangeMarkerDocument.DRAINS, now)));
+        markerPending = false;
     }
 
     private Outcome remove(Instant now) {
         store.delete(List.of(NoticeDocument.keyFor(nodeName)));
-        store.upsert(List.of(new ChangeMarkerDocument(ChangeMarkerDocument.DRAINS, now)));
         log.info("Azure's {} {} is over: the agent returns node {} to service", written.rawType(),
                 written.eventId(), nodeName);
         acknowledged.remove(written.eventId());
         written = null;
         writtenAt = null;
+        markerPending = true;
+        moveMarker(now);
         return Outcome.REMOVED;
     }
 
@@ -135,8 +159,8 @@ public final class NodeNotices {
      * Once the agent has found the node out of service and empty, a deletion or a restart need not wait for its
      * {@code NotBefore}: the VM is let go at once, and a restarted node is back sooner.
      */
-    private Outcome acknowledgeIfReady(Instant now) throws InterruptedException {
-        if (!written.kind().acknowledgedWhenEmpty() || acknowledged.contains(written.eventId())
+    private Outcome acknowledgeIfReady(Instant now, boolean started) throws InterruptedException {
+        if (!written.kind().acknowledgedWhenEmpty() || acknowledged.contains(written.eventId()) || started
                 || (readyCheckedAt != null && now.isBefore(readyCheckedAt.plus(READY_CHECK)))) {
             return Outcome.NOTHING;
         }

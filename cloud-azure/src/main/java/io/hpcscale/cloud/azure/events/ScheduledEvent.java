@@ -7,15 +7,16 @@ import java.util.Objects;
 /**
  * One event of the Scheduled Events document, as Microsoft Learn ("Azure Metadata Service: Scheduled Events for Linux
  * VMs") describes it and VMs print it: {@code EventId}, {@code EventType}, {@code ResourceType}, {@code Resources},
- * {@code EventStatus}, {@code NotBefore}, {@code Description}, {@code EventSource}, {@code DurationInSeconds}.
+ * {@code EventStatus}, {@code NotBefore}, {@code Description}, {@code EventSource}, {@code DurationInSeconds}; the
+ * fields hpcscale acts on.
  *
  * @param resources the VM names it affects: the document goes to every VM of an availability set or a scale set's
  *                  placement group, so a VM acts only on events naming it
- * @param started   {@code EventStatus} is {@code Started}: it is under way
+ * @param started   {@code EventStatus} is {@code Started}: it is under way, and acknowledging it means nothing
  * @param notBefore when it may start at the earliest; null once started (the field is then empty)
  */
 public record ScheduledEvent(String eventId, String eventType, List<String> resources, boolean started,
-        Instant notBefore, String description, String source) {
+        Instant notBefore, String description) {
 
     public ScheduledEvent {
         Objects.requireNonNull(eventId, "eventId");

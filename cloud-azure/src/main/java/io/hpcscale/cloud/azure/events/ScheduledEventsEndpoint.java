@@ -35,13 +35,6 @@ public final class ScheduledEventsEndpoint {
     private final HttpClient http;
     private boolean answered;
 
-    /** The events for this VM's group, and the document's incarnation, which changes whenever they do. */
-    public record Document(long incarnation, List<ScheduledEvent> events) {
-        public Document {
-            events = List.copyOf(events);
-        }
-    }
-
     /** The endpoint did not answer, or answered something that is not the document. */
     public static final class EndpointException extends Exception {
         EndpointException(String message) {
@@ -56,7 +49,8 @@ public final class ScheduledEventsEndpoint {
         this.http = HttpClient.newBuilder().proxy(HttpClient.Builder.NO_PROXY).connectTimeout(timeout).build();
     }
 
-    public Document read() throws EndpointException, InterruptedException {
+    /** The events of this VM's group: of other VMs too, as their {@code Resources} say. */
+    public List<ScheduledEvent> read() throws EndpointException, InterruptedException {
         HttpRequest request = HttpRequest.newBuilder(uri).header("Metadata", "true")
                 .timeout(answered ? timeout : firstTimeout).GET().build();
         String body = send(request, "GET");
@@ -88,7 +82,7 @@ public final class ScheduledEventsEndpoint {
         return response.body();
     }
 
-    static Document parse(String body) throws EndpointException {
+    static List<ScheduledEvent> parse(String body) throws EndpointException {
         JsonNode root;
         try {
             root = JSON.readTree(body);
@@ -111,10 +105,9 @@ public final class ScheduledEventsEndpoint {
             List<String> resources = new ArrayList<>();
             event.path("Resources").forEach(name -> resources.add(name.asText()));
             list.add(new ScheduledEvent(id, type, resources, "Started".equals(event.path("EventStatus").asText()),
-                    notBefore(event.path("NotBefore").asText("")), event.path("Description").asText(""),
-                    event.path("EventSource").asText("")));
+                    notBefore(event.path("NotBefore").asText("")), event.path("Description").asText("")));
         }
-        return new Document(root.path("DocumentIncarnation").asLong(0), list);
+        return list;
     }
 
     private static Instant notBefore(String text) throws EndpointException {

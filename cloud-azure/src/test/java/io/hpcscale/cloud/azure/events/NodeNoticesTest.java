@@ -140,7 +140,9 @@ class NodeNoticesTest {
     void aNoticeIsWrittenAgainBeforeItWouldExpire() throws Exception {
         imds.schedule("Redeploy", clock.instant().plus(Duration.ofDays(3)), "Platform", VM);
         assertEquals(Outcome.WRITTEN, poll());
+        agentMarksReady();
         clock.advance(NoticeDocument.KEPT.dividedBy(2));
         assertEquals(Outcome.WRITTEN, poll(), "an event days ahead outlives one notice's time to live");
+        assertTrue(notice().orElseThrow().readyAt() != null, "the agent's mark survives the renewal");
     }
 }

@@ -1,6 +1,7 @@
 package io.hpcscale.common.agent.cli;
 
 import io.hpcscale.common.agent.Agent;
+import io.hpcscale.common.agent.CheckedPools;
 import io.hpcscale.common.agent.JobAdmission;
 import io.hpcscale.common.agent.PoolMap;
 import io.hpcscale.common.agent.QueueCheck;
@@ -17,8 +18,6 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Set;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,11 +41,8 @@ final class AgentRuntime implements AutoCloseable {
         SchedulerAdapter adapter = definition.adapterFactory().create(settings, new ZtExecCommandRunner());
         String host = settings.optionalString("agent.host").orElseGet(AgentRuntime::hostName);
         ClusterLoadStore store = StoreFactory.open(settings, clock);
-        Set<String> checkedPools = settings.poolNames().stream()
-                .filter(pool -> settings.pool(pool).optionalString("healthCheck").isPresent())
-                .collect(Collectors.toSet());
         Agent agent = new Agent(adapter, new DocumentStore(store), pools, host, Version.current(),
-                JobAdmission.fromSettings(settings, new ZtExecCommandRunner()), checkedPools);
+                JobAdmission.fromSettings(settings, new ZtExecCommandRunner()), CheckedPools.fromSettings(settings));
         warnOfUnknownQueues(adapter, pools, definition.queueProperty());
         return new AgentRuntime(store, agent, settings.duration("agent.interval"));
     }
