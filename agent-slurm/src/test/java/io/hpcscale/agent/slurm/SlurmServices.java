@@ -3,6 +3,7 @@ package io.hpcscale.agent.slurm;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hpcscale.common.agent.Agent;
+import io.hpcscale.common.agent.CheckedPools;
 import io.hpcscale.common.agent.JobAdmission;
 import io.hpcscale.common.agent.PoolMap;
 import io.hpcscale.common.config.ConfigCatalog;
@@ -63,7 +64,8 @@ final class SlurmServices implements AutoCloseable {
         DocumentStore documents = new DocumentStore(store);
         adapter = SlurmAgentMain.adapter(agentSettings, new ZtExecCommandRunner());
         agent = new Agent(adapter, documents, PoolMap.fromSettings(agentSettings, "partition"), "head", "test",
-                JobAdmission.fromSettings(agentSettings, new ZtExecCommandRunner()));
+                JobAdmission.fromSettings(agentSettings, new ZtExecCommandRunner()),
+                CheckedPools.fromSettings(agentSettings));
         ActionGate gate = new ActionGate();
         CloudProviders providers = new CloudProviders(scalerSettings, new ZtExecCommandRunner(),
                 new SimulatedCloud(Clock.systemUTC()), gate);

@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.hpcscale.cloud.azure.events.NodeNotices;
 import io.hpcscale.cloud.azure.events.ScheduledEventsEndpoint;
 import io.hpcscale.cloud.azure.events.ScheduledEventsImitation;
+import io.hpcscale.common.model.ChangeMarkerDocument;
+import io.hpcscale.common.model.HealthDocument;
 import io.hpcscale.common.store.DocumentStore;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -19,13 +21,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A Spot eviction announced by Azure, end to end: the node's event watch (against the imitation of the metadata
+ * A node's life around its work, against a real Slurm 22.05: health before service, and a Spot eviction announced by
+ * Azure, end to end: the node's event watch (against the imitation of the metadata
  * service) writes its notice, the real agent drains the node in a real Slurm 22.05 and requeues its job with
  * {@code scontrol requeue}, and the job runs on the pool's other node (once Slurm's own hold of a requeued job, about
  * two minutes, is lifted); the test then carries out the eviction by
  * stopping the first node's slurmd, as a deallocation would, and the job runs on.
  */
-class SlurmScheduledEventsTest {
+class SlurmNodeLifeTest {
     private static final Duration NOTICE = Duration.ofSeconds(30);
 
     @TempDir
@@ -33,12 +36,12 @@ class SlurmScheduledEventsTest {
 
     @BeforeEach
     void needsRoot() throws IOException {
-        RealSlurm.assumeAvailable("real-Slurm Scheduled Events test", dir);
+        RealSlurm.assumeAvailable("real-Slurm node life test", dir);
     }
 
-    private Path config(RealSlurm slurm) throws IOException {
+    private Path config(RealSlurm slurm, String... extra) throws IOException {
         Path file = dir.resolve("hpcscale.properties");
-        Files.write(file, List.of(
+        List<String> lines = new java.util.ArrayList<>(List.of(
                 "store.sqlite.path = " + dir.resolve("clusterload.db"),
                 "agent.host = head",
                 "agent.commandTimeout = 20s",
@@ -47,14 +50,43 @@ class SlurmScheduledEventsTest {
                 "pool.batch.provider = command",
                 "pool.batch.cpus = 4",
                 "pool.batch.memoryMb = 8000",
-                "pool.batch.min = 2",
                 "pool.batch.max = 2",
                 "pool.batch.bootTimeout = 2m",
                 "pool.batch.idleTimeout = 10m",
                 "pool.batch.command.list = " + slurm.nodeCommand("list"),
                 "pool.batch.command.start = " + slurm.nodeCommand("start"),
                 "pool.batch.command.stop = " + slurm.nodeCommand("stop")));
+        lines.addAll(List.of(extra));
+        Files.write(file, lines);
         return file;
+    }
+
+    @Test
+    void aNodeWhoseHealthCheckFailedTakesNoJobAndSaysWhyInItsReason() throws Exception {
+        try (RealSlurm slurm = RealSlurm.start(dir.resolve("slurm"), "--static", "2");
+                SlurmServices services = new SlurmServices(dir, config(slurm, "pool.batch.healthCheck = /usr/sbin/nhc",
+                        "pool.batch.min = 0"))) {
+            slurm.nodeStart("node1");
+            slurm.nodeStart("node2");
+            services.until(slurm, Duration.ofMinutes(1), "both nodes up",
+                    () -> slurm.node("node1").path("state").asText().equals("idle")
+                            && slurm.node("node2").path("state").asText().equals("idle"));
+            DocumentStore documents = new DocumentStore(services.store);
+            // As hpcscale-node-check writes them at boot, before slurmd: one node failed, one passed.
+            documents.upsert(List.of(HealthDocument.of("node1", HealthDocument.State.FAILED, "exit status 1\n"
+                    + "ERROR:  nhc:  Health check failed:  check_hw_ib:  No IB port mlx5_ib0:1 is ACTIVE",
+                    Instant.now()), HealthDocument.of("node2", HealthDocument.State.PASSED, "", Instant.now())));
+            documents.upsert(List.of(new ChangeMarkerDocument(ChangeMarkerDocument.DRAINS, Instant.now())));
+            services.agent.runOnce(Instant.now());
+            String reason = slurm.node("node1").path("reason").asText();
+            assertTrue(slurm.node("node1").path("state_flags").toString().contains("DRAIN"), "node1 held");
+            assertTrue(reason.contains("health check failed: ERROR:  nhc:  Health check failed:  check_hw_ib"), reason);
+            String job = slurm.sbatch("-N", "1", "--wrap", "sleep 5");
+            services.until(slurm, Duration.ofMinutes(1), "the job running",
+                    () -> slurm.jobs().get(job).path("job_state").asText().equals("RUNNING"));
+            assertEquals("node2", nodeOf(slurm.jobs().get(job)), "the job goes to the node that passed");
+            System.out.printf("real Slurm, a failed health check: node1 drained, sinfo's reason: %s%n", reason);
+        }
     }
 
     private static String nodeOf(JsonNode job) {
@@ -64,7 +96,7 @@ class SlurmScheduledEventsTest {
     @Test
     void aPreemptedNodesJobIsRequeuedBeforeTheEvictionAndRunsOnAnotherNode() throws Exception {
         try (RealSlurm slurm = RealSlurm.start(dir.resolve("slurm"), "--static", "2");
-                SlurmServices services = new SlurmServices(dir, config(slurm));
+                SlurmServices services = new SlurmServices(dir, config(slurm, "pool.batch.min = 2"));
                 ScheduledEventsImitation imds = new ScheduledEventsImitation("batch_1")) {
             String job = slurm.sbatch("-N", "1", "-c", "4", "--requeue", "--wrap", "sleep 120");
             services.until(slurm, Duration.ofMinutes(2), "the job running",
@@ -76,6 +108,7 @@ class SlurmScheduledEventsTest {
             Instant evictionAt = Instant.now().plus(NOTICE);
             imds.schedule("Preempt", evictionAt, "Platform", "batch_1");
             Instant[] requeuedAt = new Instant[1];
+            String[] reason = new String[1];
             services.until(slurm, Duration.ofMinutes(3), "the job running on another node", () -> {
                 watch.poll(Instant.now());
                 JsonNode now = slurm.jobs().get(job);
@@ -83,6 +116,7 @@ class SlurmScheduledEventsTest {
                     requeuedAt[0] = Instant.now();
                     String flags = slurm.node(first).path("state_flags").toString();
                     assertTrue(flags.contains("DRAIN"), "no job may land on the node Azure takes: " + flags);
+                    reason[0] = slurm.node(first).path("reason").asText();
                     // Slurm holds a requeued job back for about two minutes (122 s measured, reason BeginTime);
                     // the test lifts the hold as an administrator would, to learn where the job goes now.
                     slurm.scontrol("update", "jobid=" + job, "StartTime=now");
@@ -96,11 +130,12 @@ class SlurmScheduledEventsTest {
                     .waitFor();
             services.cycle(slurm);
             assertEquals("RUNNING", slurm.jobs().get(job).path("job_state").asText(), "the eviction took nothing");
+            assertTrue(reason[0].startsWith("hpcscale: Azure Preempt not before "), reason[0]);
             System.out.printf("real Slurm, Spot eviction: job %s requeued %d s after the Preempt notice, %d s "
-                    + "before the eviction; running again on %s %d s after the notice%n", job,
+                    + "before the eviction; running again on %s %d s after the notice; the node's reason: %s%n", job,
                     Duration.between(evictionAt.minus(NOTICE), requeuedAt[0]).toSeconds(),
                     Duration.between(requeuedAt[0], evictionAt).toSeconds(), nodeOf(slurm.jobs().get(job)),
-                    Duration.between(evictionAt.minus(NOTICE), runningAgain).toSeconds());
+                    Duration.between(evictionAt.minus(NOTICE), runningAgain).toSeconds(), reason[0]);
             assertEquals(List.of(), slurm.violations(), "a node was stopped while Slurm had a job on it");
         }
     }
