@@ -304,9 +304,9 @@ public final class Agent {
         }
 
         /**
-         * For each node of a checked pool whose check failed and that is now out of service: its offline reason is
-         * made the check's failure (it may have been taken out while the check ran), and the check marked held, so
-         * the node lets its scheduler daemon start. Conditional on the check being the one read.
+         * For each node whose check failed and that is now out of service: its offline reason is made the check's
+         * failure (it may have been taken out while the check ran), and the check marked held, so the node lets its
+         * scheduler daemon start. Conditional on the check being the one read.
          */
         private void markHeld(Map<String, HealthDocument> health, SchedulerSnapshot snapshot)
                 throws InterruptedException {
