@@ -13,9 +13,11 @@ import io.hpcscale.common.model.NoticeDocument;
 import io.hpcscale.common.model.VmDocument;
 import io.hpcscale.common.store.DocumentStore;
 import io.hpcscale.common.store.EtagConflictException;
+import io.hpcscale.common.store.PartitionReads;
 import io.hpcscale.common.store.StoreException;
 import io.hpcscale.common.store.StoreUsage;
 import io.hpcscale.common.store.StoredDocument;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -67,6 +69,8 @@ public final class Agent {
     private final OfflineOwnership ownership = new OfflineOwnership();
     private final NoticeResponder noticeResponder = new NoticeResponder();
     private final HealthGate healthGate;
+    /** The nodes' own reports in {@code _meta}, read by their changes; whole hourly, as the scaler reads its pools. */
+    private final PartitionReads nodeReports;
 
     private WrittenDocuments written;
     private Instant loadedAt;
@@ -101,6 +105,7 @@ public final class Agent {
         this.agentId = AgentDocument.idFor(host, adapter.scheduler());
         this.mapper = new DocumentMapper(pools, agentId);
         this.drainResponder = new DrainResponder(pools);
+        this.nodeReports = new PartitionReads(store, Clock.systemUTC(), Duration.ofHours(1));
     }
 
     public String id() {
@@ -248,7 +253,7 @@ public final class Agent {
                 }
             }
             // What nodes wrote themselves goes with the drains: a node moves the same marker when it writes.
-            NodeReports reports = NodeReports.read(store);
+            NodeReports reports = NodeReports.read(store, nodeReports);
             drainsRead = byNode;
             reportsRead = reports;
             drainsReadAt = now;

@@ -6,13 +6,16 @@ import io.hpcscale.common.model.HealthDocument;
 import io.hpcscale.common.model.NoticeDocument;
 import io.hpcscale.common.store.DocumentStore;
 import io.hpcscale.common.store.DocumentStore.Versioned;
+import io.hpcscale.common.store.PartitionReads;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 
 /**
  * What the nodes wrote for the agent themselves, each with the ETag it was read at: their notices of Scheduled Events
- * and their health checks, by node name. Read in one query of {@code _meta}, with the drain requests.
+ * and their health checks, by node name. Read from {@code _meta} with the drain requests, through
+ * {@link PartitionReads}: only what changed since the last read, since there is one health check per running node of
+ * a checked pool and every boot moves the marker twice; reading them all each time would cost about 1 RU per node.
  */
 record NodeReports(Map<String, Versioned<NoticeDocument>> notices, Map<String, Versioned<HealthDocument>> health) {
     static final NodeReports NONE = new NodeReports(Map.of(), Map.of());
@@ -23,10 +26,10 @@ record NodeReports(Map<String, Versioned<NoticeDocument>> notices, Map<String, V
         health = Map.copyOf(health);
     }
 
-    static NodeReports read(DocumentStore store) {
+    static NodeReports read(DocumentStore store, PartitionReads reads) {
         Map<String, Versioned<NoticeDocument>> notices = new HashMap<>();
         Map<String, Versioned<HealthDocument>> health = new HashMap<>();
-        for (Versioned<ClusterLoadDocument> read : store.versionedInPool(ClusterLoadDocument.META_POOL, TYPES)) {
+        for (Versioned<ClusterLoadDocument> read : store.versioned(reads.read(ClusterLoadDocument.META_POOL, TYPES))) {
             if (read.document() instanceof NoticeDocument notice) {
                 notices.put(notice.name(), new Versioned<>(notice, read.etag()));
             } else if (read.document() instanceof HealthDocument check) {

@@ -62,8 +62,13 @@ public final class DocumentStore {
 
     /** One pool's documents of these types with the ETags they were read at, for writes conditional on them. */
     public List<Versioned<ClusterLoadDocument>> versionedInPool(String pool, Set<DocumentType> types) {
+        return versioned(store.queryPool(pool, types));
+    }
+
+    /** Documents read some other way, typed, with their ETags; those that do not follow the contract are skipped. */
+    public List<Versioned<ClusterLoadDocument>> versioned(List<StoredDocument> read) {
         List<Versioned<ClusterLoadDocument>> result = new ArrayList<>();
-        for (StoredDocument stored : store.queryPool(pool, types)) {
+        for (StoredDocument stored : read) {
             decode(stored, ClusterLoadDocument.class).ifPresent(document -> result.add(new Versioned<>(document,
                     stored.etag())));
         }

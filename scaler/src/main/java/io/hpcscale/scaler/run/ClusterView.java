@@ -10,7 +10,7 @@ import io.hpcscale.common.model.NodeNames;
 import io.hpcscale.common.model.NoticeDocument;
 import io.hpcscale.common.model.PowerDocument;
 import io.hpcscale.common.model.VmDocument;
-import io.hpcscale.common.store.DocumentStore;
+import io.hpcscale.common.store.PartitionReads;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -21,11 +21,12 @@ import java.util.Set;
 
 /**
  * The documents of one scaler cycle: each managed pool's jobs, nodes, drain and power requests, brought up to date by
- * {@link PoolReads} (only what changed), and the agents' heartbeats. Nothing outside the managed pools is read.
+ * {@link PartitionReads} (only what changed), and the agents' heartbeats. Nothing outside the managed pools is read.
  *
  * @param agents  the heartbeats of agents serving a managed pool
  * @param notices what the platform announced for nodes ({@link NoticeDocument}), by node name key, read with the
- *                heartbeats in one query of {@code _meta}
+ *                heartbeats from {@code _meta}, like the pools only what changed: there is one health check per
+ *                running node of a checked pool, and reading them all each cycle would cost about 1 RU per node
  * @param health  the nodes' health checks ({@link HealthDocument}), by node name key, read in the same query
  */
 record ClusterView(
@@ -44,12 +45,14 @@ record ClusterView(
     private static final Set<DocumentType> POOL_DOCUMENTS = Set.of(DocumentType.JOBS, DocumentType.VMS,
             DocumentType.DRAINS, DocumentType.POWER);
 
-    static ClusterView read(DocumentStore store, PoolReads reads, Collection<String> pools) {
+    static ClusterView read(PartitionReads reads, Collection<String> pools) {
         Map<String, Instant> readAt = new HashMap<>();
         List<AgentDocument> agents = new ArrayList<>();
         Map<String, NoticeDocument> notices = new HashMap<>();
         Map<String, HealthDocument> health = new HashMap<>();
-        for (ClusterLoadDocument document : store.inPool(ClusterLoadDocument.META_POOL, META_DOCUMENTS)) {
+        reads.beginCycle();
+        for (ClusterLoadDocument document : reads.decoded(reads.read(ClusterLoadDocument.META_POOL,
+                META_DOCUMENTS))) {
             if (document instanceof NoticeDocument notice) {
                 notices.put(NodeNames.key(notice.name()), notice);
                 continue;
@@ -69,7 +72,6 @@ record ClusterView(
                 readAt.merge(pool, agent.lastSuccessAt(), (a, b) -> a.isAfter(b) ? a : b);
             }
         }
-        reads.beginCycle();
         Map<String, List<JobDocument>> jobs = new HashMap<>();
         Map<String, List<VmDocument>> vms = new HashMap<>();
         Map<String, List<DrainDocument>> drains = new HashMap<>();

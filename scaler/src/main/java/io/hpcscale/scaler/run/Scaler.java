@@ -6,6 +6,7 @@ import io.hpcscale.common.model.ClusterLoadDocument;
 import io.hpcscale.common.model.DocumentKey;
 import io.hpcscale.common.model.DocumentType;
 import io.hpcscale.common.store.DocumentStore;
+import io.hpcscale.common.store.PartitionReads;
 import io.hpcscale.common.store.StoreException;
 import io.hpcscale.common.store.StoreUsage;
 import io.hpcscale.scaler.plan.EventKind;
@@ -65,7 +66,7 @@ public final class Scaler {
     private final Map<String, InFlight> inFlight = new LinkedHashMap<>();
     private final Map<String, Instant> agentChanges = new LinkedHashMap<>();
     private final Set<String> unservedPools = new HashSet<>();
-    private final PoolReads reads;
+    private final PartitionReads reads;
     private boolean holding;
     private Instant lastPurge;
 
@@ -73,7 +74,7 @@ public final class Scaler {
         this.pools = List.copyOf(pools);
         this.groups = groups(this.pools);
         this.wiring = wiring;
-        this.reads = new PoolReads(wiring.store(), wiring.clock(), wiring.fullReadEvery());
+        this.reads = new PartitionReads(wiring.store(), wiring.clock(), wiring.fullReadEvery());
         this.context = new CycleContext(wiring.store(), new ScalerStateStore(wiring.store()), wiring.planner(),
                 wiring.events(), wiring.gate(), wiring.throttles(), wiring.dryRun(), wiring.removals(),
                 new UsageRecorder(wiring.store()), wiring.hooks());
@@ -189,7 +190,7 @@ public final class Scaler {
         }
         ClusterView view;
         try {
-            view = ClusterView.read(wiring.store(), reads, pools.stream().map(PoolRuntime::name).toList());
+            view = ClusterView.read(reads, pools.stream().map(PoolRuntime::name).toList());
             watchAgents(view);
         } catch (StoreException e) {
             log.warn("cycle skipped: the store cannot be read, so nothing is planned: {}", e.getMessage());

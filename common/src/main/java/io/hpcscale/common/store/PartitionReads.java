@@ -1,13 +1,10 @@
-package io.hpcscale.scaler.run;
+package io.hpcscale.common.store;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.hpcscale.common.logging.LogFields;
 import io.hpcscale.common.model.ClusterLoadDocument;
 import io.hpcscale.common.model.DocumentKey;
 import io.hpcscale.common.model.DocumentType;
-import io.hpcscale.common.store.ClusterLoadStore;
-import io.hpcscale.common.store.DocumentStore;
-import io.hpcscale.common.store.PoolChanges;
-import io.hpcscale.common.store.StoredDocument;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -23,7 +20,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Each managed pool's documents, kept from one cycle to the next and brought up to date with only what changed: the
+ * Each partition's documents (a managed pool's, or {@code _meta}'s notices and health checks), kept from one cycle to
+ * the next and brought up to date with only what changed: the
  * store is asked each cycle for what changed since the last read (on Cosmos DB a query on the server's write time,
  * 2.5 RU when nothing did; a cheap store answers with the whole pool). Every {@code fullReadEvery} (an hour by
  * default) each pool is read whole instead, and a document older than the last read that the copy did not have is
@@ -34,8 +32,8 @@ import org.slf4j.LoggerFactory;
  * heartbeats saved 2.5 RU a pool and a cycle, and needed the agent to announce each pool before writing there and
  * clear it after, so that a lost heartbeat could not hide a change; not worth its risk.
  */
-final class PoolReads {
-    private static final Logger log = LoggerFactory.getLogger(PoolReads.class);
+public final class PartitionReads {
+    private static final Logger log = LoggerFactory.getLogger(PartitionReads.class);
     /** A document this much older than the last read position must have been in the copy. */
     private static final long SETTLED_SECONDS = 60;
 
@@ -51,31 +49,52 @@ final class PoolReads {
      */
     private static final class PoolCopy {
         final Map<DocumentKey, StoredDocument> documents = new TreeMap<>(Comparator.comparing(DocumentKey::id));
+        /**
+         * When documents written with a {@code ttl} expire, in the store's epoch seconds: the store deletes them
+         * without a tombstone, so only a whole read would otherwise tell that they are gone.
+         */
+        final Map<DocumentKey, Long> expiresAt = new HashMap<>();
         long position;
         Instant wholeAt;
         Instant readAt;
+
+        void put(StoredDocument document) {
+            DocumentKey key = document.key();
+            documents.put(key, document);
+            JsonNode ttl = document.writtenAt() > 0 ? document.json().get("ttl") : null;
+            if (ttl != null && ttl.canConvertToLong() && ttl.asLong() > 0) {
+                expiresAt.put(key, document.writtenAt() + ttl.asLong());
+            } else {
+                expiresAt.remove(key);
+            }
+        }
+
+        void remove(DocumentKey key) {
+            documents.remove(key);
+            expiresAt.remove(key);
+        }
     }
 
     private boolean periodicReadDone;
 
-    PoolReads(DocumentStore store, Clock clock, Duration fullReadEvery) {
+    public PartitionReads(DocumentStore store, Clock clock, Duration fullReadEvery) {
         this.store = store;
         this.clock = clock;
         this.fullReadEvery = fullReadEvery;
     }
 
     /** A new cycle: one more pool may have its periodic whole read. */
-    synchronized void beginCycle() {
+    public synchronized void beginCycle() {
         periodicReadDone = false;
     }
 
     /** Forgets every copy, so each pool is read whole next: what a standby kept is not trusted by the holder. */
-    synchronized void forget() {
+    public synchronized void forget() {
         copies.clear();
     }
 
     /** The pool's documents of these types, as they are now. */
-    synchronized List<StoredDocument> read(String pool, Set<DocumentType> types) {
+    public synchronized List<StoredDocument> read(String pool, Set<DocumentType> types) {
         Instant now = clock.instant();
         PoolCopy copy = copies.get(pool);
         boolean periodic = copy != null && !now.isBefore(copy.wholeAt.plus(fullReadEvery)) && !periodicReadDone;
@@ -97,16 +116,19 @@ final class PoolReads {
             }
             next.wholeAt = wholeDue || copy == null ? now : copy.wholeAt;
         } else {
-            changes.deleted().forEach(next.documents::remove);
+            changes.deleted().forEach(next::remove);
         }
         for (StoredDocument document : changes.documents()) {
             try {
-                next.documents.put(document.key(), document);
+                next.put(document);
             } catch (RuntimeException e) {
                 log.atWarn().addKeyValue(LogFields.POOL, pool).log("pool={} a document without a valid id or pool "
                         + "name is skipped: {}", pool, e.getMessage());
             }
         }
+        List<DocumentKey> expired = next.expiresAt.entrySet().stream()
+                .filter(expiry -> expiry.getValue() <= now.getEpochSecond()).map(Map.Entry::getKey).toList();
+        expired.forEach(next::remove);
         next.position = changes.position();
         next.readAt = now;
         copies.put(pool, next);
@@ -139,7 +161,7 @@ final class PoolReads {
     }
 
     /** The typed documents of a read, those that do not follow the contract skipped by the store's decoder. */
-    List<ClusterLoadDocument> decoded(List<StoredDocument> documents) {
+    public List<ClusterLoadDocument> decoded(List<StoredDocument> documents) {
         return store.decode(documents);
     }
 }

@@ -1,4 +1,4 @@
-package io.hpcscale.scaler.run;
+package io.hpcscale.common.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -10,11 +10,6 @@ import io.hpcscale.common.logging.CapturedLog;
 import io.hpcscale.common.model.DocumentKey;
 import io.hpcscale.common.model.DocumentType;
 import io.hpcscale.common.model.DrainDocument;
-import io.hpcscale.common.store.DocumentStore;
-import io.hpcscale.common.store.ForwardingClusterLoadStore;
-import io.hpcscale.common.store.InMemoryClusterLoadStore;
-import io.hpcscale.common.store.PoolChanges;
-import io.hpcscale.common.store.StoredDocument;
 import io.hpcscale.common.time.SettableClock;
 import java.time.Duration;
 import java.time.Instant;
@@ -24,7 +19,7 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-class PoolReadsTest {
+class PartitionReadsTest {
     private static final Set<DocumentType> TYPES = Set.of(DocumentType.JOBS, DocumentType.VMS, DocumentType.DRAINS);
     private final SettableClock clock = new SettableClock(Instant.parse("2026-11-26T08:00:00Z"));
 
@@ -50,7 +45,7 @@ class PoolReadsTest {
 
     private final CountingStore counting = new CountingStore();
     private final DocumentStore documents = new DocumentStore(counting);
-    private final PoolReads reads = new PoolReads(documents, clock, Duration.ofHours(1));
+    private final PartitionReads reads = new PartitionReads(documents, clock, Duration.ofHours(1));
 
     @Test
     void eachCycleAsksOnlyForWhatChangedSinceTheLastRead() {
@@ -74,7 +69,7 @@ class PoolReadsTest {
         counting.answers.add(PoolChanges.whole(List.of(stored("j2", "e2", 1_000), stored("j3", "e3", 2_000),
                 stored("j4", "e4", 1_500), stored("j5", "e5", 2_000)), 2_000));
         clock.advance(Duration.ofHours(1));
-        try (CapturedLog log = new CapturedLog(PoolReads.class)) {
+        try (CapturedLog log = new CapturedLog(PartitionReads.class)) {
             assertEquals(Set.of("j2", "j3", "j4", "j5"), ids(reads.read("p", TYPES)));
             List<String> warnings = log.at(Level.WARN);
             assertEquals(1, warnings.size(), warnings.toString());
@@ -113,6 +108,21 @@ class PoolReadsTest {
         reads.read("p", TYPES);
         assertEquals(List.of(PoolChanges.START, PoolChanges.START), counting.positions);
         assertTrue(reads.read("p", TYPES).isEmpty(), "the store's whole answer replaced the copy");
+    }
+
+    @Test
+    void aDocumentWrittenWithATtlLeavesTheCopyWhenItExpiresThoughNoChangeSaysSo() {
+        long written = clock.instant().getEpochSecond();
+        StoredDocument expiring = stored("n1", "e1", written);
+        expiring.json().put("ttl", 600);
+        counting.answers.add(PoolChanges.whole(List.of(expiring, stored("n2", "e2", written)), written));
+        assertEquals(Set.of("n1", "n2"), ids(reads.read("_meta", TYPES)));
+        clock.advance(Duration.ofMinutes(9));
+        counting.answers.add(new PoolChanges(List.of(), List.of(), written + 540, false));
+        assertEquals(Set.of("n1", "n2"), ids(reads.read("_meta", TYPES)));
+        clock.advance(Duration.ofMinutes(1));
+        counting.answers.add(new PoolChanges(List.of(), List.of(), written + 600, false));
+        assertEquals(Set.of("n2"), ids(reads.read("_meta", TYPES)), "the store deleted n1 without a tombstone");
     }
 
     private static StoredDocument stored(String id, String etag, long writtenAt) {
