@@ -20,10 +20,12 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BiPredicate;
@@ -133,6 +135,7 @@ public final class SimulatedScheduler implements SchedulerAdapter {
     private final List<String> violations = new ArrayList<>();
     private int evictedJobs;
     private int requeuedJobs;
+    private final Set<String> jobsToldWhy = new HashSet<>();
     /** What hpcscale-node does on the nodes, or null where the simulation runs no node program. */
     private SimulatedNodePrograms nodePrograms;
     private int lostAdministratorMarks;
@@ -526,6 +529,28 @@ public final class SimulatedScheduler implements SchedulerAdapter {
         nodePrograms = programs;
     }
 
+    /** Keeps the reason as Slurm keeps an AdminComment: on a job it knows, until changed. */
+    @Override
+    public synchronized void showWaitReason(String jobId, String reason) throws SchedulerCommandException {
+        boolean known = running.containsKey(jobId) || queued.stream().anyMatch(job -> job.id().equals(jobId));
+        if (!known) {
+            throw new SchedulerCommandException("job " + jobId + " is neither queued nor running", null);
+        }
+        if (reason != null) {
+            jobsToldWhy.add(jobId);
+        }
+    }
+
+    @Override
+    public Duration waitReasonLasts() {
+        return null;
+    }
+
+    /** How many jobs were ever shown why they wait. */
+    public synchronized int jobsToldWhyTheyWait() {
+        return jobsToldWhy.size();
+    }
+
     /** Jobs put back in the queue at hpcscale's request, before their node was taken. */
     public synchronized int requeuedJobs() {
         return requeuedJobs;
@@ -544,6 +569,9 @@ public final class SimulatedScheduler implements SchedulerAdapter {
             }
             java.util.Set<String> upNodes = cloud.upNodes(pool.getKey());
             for (Instance instance : cloud.instances(pool.getKey())) {
+                if (cloud.startedOutside(instance.id()) && !nodes.containsKey(instance.nodeName())) {
+                    continue;
+                }
                 Node node = nodes.computeIfAbsent(instance.nodeName(),
                         n -> new Node(n, pool.getKey(), pool.getValue(), cpusOf(pool.getKey())));
                 boolean cloudUp = upNodes.contains(node.name);

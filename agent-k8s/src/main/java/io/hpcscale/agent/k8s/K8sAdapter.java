@@ -1,6 +1,7 @@
 package io.hpcscale.agent.k8s;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.authorization.v1.SelfSubjectAccessReview;
@@ -16,6 +17,7 @@ import io.hpcscale.common.agent.SchedulerReadException;
 import io.hpcscale.common.agent.SchedulerSnapshot;
 import io.hpcscale.common.agent.UnreadableEntryLog;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -42,6 +44,7 @@ final class K8sAdapter implements SchedulerAdapter {
     private final Clock clock;
     private final UnreadableEntryLog unreadable = new UnreadableEntryLog();
     private final UnboundPodsWatch unbound;
+    private final WaitEvents waitEvents;
 
     K8sAdapter(KubernetesClient client, K8sSettings settings, Clock clock) {
         this.client = client;
@@ -55,6 +58,7 @@ final class K8sAdapter implements SchedulerAdapter {
         this.workloads = new KueueWorkloads(settings, pools, client.getKubernetesSerialization());
         this.drains = new NodeDrains(client, marks, clock);
         this.unbound = new UnboundPodsWatch(client);
+        this.waitEvents = new WaitEvents(client, clock);
     }
 
     @Override
@@ -92,25 +96,30 @@ final class K8sAdapter implements SchedulerAdapter {
         List<SchedulerJob> jobs = new ArrayList<>();
         Set<String> unreadableJobs = new TreeSet<>();
         Set<String> waitingGangs = new HashSet<>();
+        Map<String, HasMetadata> objects = new HashMap<>();
         for (GenericKubernetesResource group : found.podGroups()) {
             if (!VolcanoGangs.waiting(group)) {
                 continue;
             }
             String id = VolcanoGangs.id(group);
             waitingGangs.add(id);
+            objects.put("podgroup:" + id, group);
             addJob(jobs, unreadableJobs, "podgroup:" + id, () -> gangs.job(group,
                     podsByGang.getOrDefault(id, List.of())));
         }
         for (Pod pod : found.pods()) {
             if (PodKinds.demand(pod) && !waitingGangs.contains(VolcanoGangs.gangOf(pod))) {
+                objects.put(PodKinds.id(pod), pod);
                 addJob(jobs, unreadableJobs, PodKinds.id(pod), () -> pendingPods.job(pod));
             }
         }
         Map<String, String> clusterQueueOf = clusterQueues(found.localQueues());
         for (GenericKubernetesResource workload : found.workloads()) {
+            objects.put("workload:" + KueueWorkloads.id(workload), workload);
             addJob(jobs, unreadableJobs, "workload:" + KueueWorkloads.id(workload),
                     () -> workloads.job(workload, clusterQueueOf));
         }
+        waitEvents.remember(objects);
         unreadable.endRead();
         unbound.follow(found.podsVersion(), found.pods());
         return new SchedulerSnapshot(jobs, read, unreadableJobs, unreadableNodes);
@@ -200,5 +209,19 @@ final class K8sAdapter implements SchedulerAdapter {
     @Override
     public boolean requeue(String jobId) {
         return false;
+    }
+
+    /** An Event on the pod, PodGroup or Workload ({@link WaitEvents}); nothing to take back. */
+    @Override
+    public void showWaitReason(String jobId, String reason) throws SchedulerCommandException {
+        if (reason != null) {
+            waitEvents.post(jobId, reason);
+        }
+    }
+
+    /** Posted again before the API server forgets it, after an hour by default. */
+    @Override
+    public Duration waitReasonLasts() {
+        return Duration.ofMinutes(30);
     }
 }

@@ -15,6 +15,7 @@ import io.hpcscale.common.exec.CommandRunner;
 import io.hpcscale.common.exec.StreamedResult;
 import io.hpcscale.common.logging.OncePerKey;
 import io.hpcscale.common.model.NodeNames;
+import java.time.Duration;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -179,5 +180,28 @@ public final class PbsAdapter implements SchedulerAdapter {
     public boolean requeue(String jobId) throws SchedulerCommandException, InterruptedException {
         runner.change(commands.rerun(jobId));
         return true;
+    }
+
+    /**
+     * The job's comment, which {@code qstat -s} and {@code qstat -f} show. Nothing is taken back: the scheduler
+     * writes its own comment over it, at its next cycle for a job it cannot run and when it starts the job
+     * ({@code Job run at ...}).
+     */
+    @Override
+    public void showWaitReason(String jobId, String reason) throws SchedulerCommandException, InterruptedException {
+        if (reason != null) {
+            runner.change(commands.comment(jobId, reason));
+        }
+    }
+
+    /**
+     * The scheduler's cycle: at each, it writes its own comment on every job it cannot run whose comment differs
+     * ({@code update_job_comment} in OpenPBS's {@code src/scheduler/job_info.cpp}), and it runs every
+     * {@code scheduler_iteration}, 600 s by default ({@code PBS_SCHEDULE_CYCLE} in
+     * {@code src/include/server_limits.h}), and whenever a job is queued or ends.
+     */
+    @Override
+    public Duration waitReasonLasts() {
+        return Duration.ofMinutes(10);
     }
 }

@@ -40,9 +40,24 @@ record PbsCommands(String qstat, String pbsnodes, CommandLimits limits) {
      * by side), or from the PATH when qstat is.
      */
     CommandLine rerun(String jobId) {
+        return new CommandLine(List.of(besideQstat("qrerun"), jobId), limits, QSTAT_SETTING);
+    }
+
+    /**
+     * {@code qalter -W comment="TEXT" JOB}, beside qstat like {@code qrerun}. The job's comment is writable by
+     * operators and managers ({@code NO_USER_SET} in OpenPBS's {@code master_job_attr_def.xml}). qalter reads
+     * {@code -W} as {@code name=value} pairs and a value runs to the next {@code =} unless it is quoted
+     * ({@code parse_equal_string} in {@code src/lib/Libcmds/parse_equal.c}): the text is quoted, and cannot hold the
+     * quote itself.
+     */
+    CommandLine comment(String jobId, String text) {
+        return new CommandLine(List.of(besideQstat("qalter"), "-W", "comment=\"" + text.replace('"', '\'') + "\"",
+                jobId), limits, QSTAT_SETTING);
+    }
+
+    private String besideQstat(String command) {
         int slash = qstat.lastIndexOf('/');
-        String qrerun = slash < 0 ? "qrerun" : qstat.substring(0, slash + 1) + "qrerun";
-        return new CommandLine(List.of(qrerun, jobId), limits, QSTAT_SETTING);
+        return slash < 0 ? command : qstat.substring(0, slash + 1) + command;
     }
 
     CommandLine returnToService(String node) {

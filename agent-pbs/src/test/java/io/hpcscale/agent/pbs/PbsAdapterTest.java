@@ -59,6 +59,18 @@ class PbsAdapterTest {
     }
 
     @Test
+    void showsWhyAJobWaitsAsItsCommentQuotedSoThatQalterReadsItWhole() throws Exception {
+        runner.printing(List.of("/opt/pbs/bin/qalter"), "");
+        adapter.showWaitReason("1044.pbs-server", "hpcscale: pool hc is at its max of 16 nodes: jobs wait, "
+                + "see \"status\" (max=16)");
+        assertEquals(List.of("/opt/pbs/bin/qalter", "-W", "comment=\"hpcscale: pool hc is at its max of 16 nodes: "
+                + "jobs wait, see 'status' (max=16)\"", "1044.pbs-server"), runner.calls().get(0));
+        adapter.showWaitReason("1044.pbs-server", null);
+        assertEquals(1, runner.calls().size(), "the scheduler writes over the comment itself: nothing to take back");
+        assertEquals(Duration.ofMinutes(10), adapter.waitReasonLasts(), "shown again after a scheduler cycle");
+    }
+
+    @Test
     void aJobThatMustNotBeRerunIsAClearFailure() {
         runner.failing(List.of("/opt/pbs/bin/qrerun"), 1, "qrerun: Job not rerunnable 1043.pbs-server");
         SchedulerCommandException e = assertThrows(SchedulerCommandException.class,

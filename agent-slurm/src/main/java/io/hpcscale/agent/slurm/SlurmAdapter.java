@@ -17,6 +17,7 @@ import java.io.BufferedReader;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -163,6 +164,23 @@ public final class SlurmAdapter implements SchedulerAdapter {
     public boolean requeue(String jobId) throws SchedulerCommandException, InterruptedException {
         runner.change(commands.requeue(jobId));
         return true;
+    }
+
+    /**
+     * The job's {@code AdminComment} (what Slurm-GCP writes its errors to), which {@code scontrol show job} shows
+     * while the job waits and {@code sacct -o AdminComment} after it ended; taken back when the job starts, so that
+     * the accounting does not keep a reason that no longer held. Only an operator or SlurmUser may set it, as for the
+     * drains. The pending reason of {@code squeue} belongs to slurmctld, which sets it at every scheduling pass.
+     */
+    @Override
+    public void showWaitReason(String jobId, String reason) throws SchedulerCommandException, InterruptedException {
+        runner.change(commands.adminComment(jobId, reason == null ? "" : reason));
+    }
+
+    /** slurmctld keeps an AdminComment until it is changed. */
+    @Override
+    public Duration waitReasonLasts() {
+        return null;
     }
 
     /**

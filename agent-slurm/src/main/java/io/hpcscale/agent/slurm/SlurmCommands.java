@@ -47,6 +47,11 @@ record SlurmCommands(String squeue, String sinfo, String scontrol, String sdiag,
         return command(SCONTROL_SETTING, scontrol, "requeue", jobId);
     }
 
+    /** Sets the job's {@code AdminComment}; an empty text clears it. */
+    CommandLine adminComment(String jobId, String text) {
+        return command(SCONTROL_SETTING, scontrol, "update", "jobid=" + jobId, "admincomment=" + text);
+    }
+
     CommandLine resume(String node) {
         return command(SCONTROL_SETTING, scontrol, "update", "nodename=" + node, "state=resume");
     }

@@ -9,6 +9,7 @@ import io.hpcscale.cloud.azure.events.ScheduledEventsEndpoint;
 import io.hpcscale.cloud.azure.events.ScheduledEventsImitation;
 import io.hpcscale.common.model.ChangeMarkerDocument;
 import io.hpcscale.common.model.HealthDocument;
+import io.hpcscale.common.model.WaitReasonsDocument;
 import io.hpcscale.common.store.DocumentStore;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -87,6 +88,44 @@ class SlurmNodeLifeTest {
             assertEquals("node2", nodeOf(slurm.jobs().get(job)), "the job goes to the node that passed");
             System.out.printf("real Slurm, a failed health check: node1 drained, sinfo's reason: %s%n", reason);
         }
+    }
+
+    /**
+     * The scaler finds a job it can never place (it asks for the feature ib, which the pool does not say its nodes
+     * have: no {@code pool.batch.resource.ib}) and says why; the agent writes it to the job's AdminComment, which
+     * {@code scontrol show job} shows, and takes it back once the reason is gone.
+     */
+    @Test
+    void aJobThePoolCanNeverRunShowsWhyInItsAdminComment() throws Exception {
+        try (RealSlurm slurm = RealSlurm.start(dir.resolve("slurm"), "--static", "2");
+                SlurmServices services = new SlurmServices(dir, config(slurm, "pool.batch.min = 0"))) {
+            String job = slurm.sbatch("-N", "1", "--constraint=ib", "--wrap", "sleep 5");
+            services.cycle(slurm);
+            services.cycle(slurm);
+            String shown = adminComment(slurm, job);
+            assertTrue(shown.startsWith("hpcscale: pool batch cannot run it: "), shown);
+            System.out.printf("real Slurm, a job the pool cannot run: scontrol show job %s says AdminComment=%s%n",
+                    job, shown);
+
+            DocumentStore documents = new DocumentStore(services.store);
+            documents.upsert(List.of(WaitReasonsDocument.none("batch"),
+                    new ChangeMarkerDocument(ChangeMarkerDocument.DRAINS, Instant.now())));
+            services.agent.runOnce(Instant.now());
+            assertEquals("", adminComment(slurm, job), "taken back once the reason is gone");
+        }
+    }
+
+    /** The job's AdminComment as {@code scontrol show job -o} prints it; empty when it has none. */
+    private static String adminComment(RealSlurm slurm, String job) throws IOException, InterruptedException {
+        String line = slurm.scontrol("show", "job", "-o", job);
+        int at = line.indexOf("AdminComment=");
+        if (at < 0) {
+            return "";
+        }
+        String rest = line.substring(at + "AdminComment=".length());
+        // scontrol prints the comment as it is, spaces included, then the next Name=value.
+        java.util.regex.Matcher next = java.util.regex.Pattern.compile(" [A-Za-z]+=").matcher(rest);
+        return (next.find() ? rest.substring(0, next.start()) : rest).strip();
     }
 
     private static String nodeOf(JsonNode job) {

@@ -11,13 +11,11 @@ import io.hpcscale.common.model.HealthDocument;
 import io.hpcscale.common.model.JobDocument;
 import io.hpcscale.common.model.NoticeDocument;
 import io.hpcscale.common.model.VmDocument;
+import io.hpcscale.common.model.WaitReasonsDocument;
 import io.hpcscale.common.store.DocumentStore;
-import io.hpcscale.common.store.EtagConflictException;
-import io.hpcscale.common.store.PartitionReads;
 import io.hpcscale.common.store.StoreException;
 import io.hpcscale.common.store.StoreUsage;
 import io.hpcscale.common.store.StoredDocument;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -55,6 +53,8 @@ public final class Agent {
      * a scaler that died between writing a request and moving the marker delays a drain by at most this much.
      */
     static final Duration DRAINS_REREAD = Duration.ofMinutes(10);
+    /** What the scaler asks of the agent in each pool's partition: drains, and why the pool's jobs wait. */
+    private static final Set<DocumentType> POOL_REQUESTS = Set.of(DocumentType.DRAINS, DocumentType.WAIT_REASONS);
 
     private final SchedulerAdapter adapter;
     private final DocumentStore store;
@@ -67,10 +67,9 @@ public final class Agent {
     private final Reconciler reconciler = new Reconciler();
     private final DrainResponder drainResponder;
     private final OfflineOwnership ownership = new OfflineOwnership();
-    private final NoticeResponder noticeResponder = new NoticeResponder();
     private final HealthGate healthGate;
-    /** The nodes' own reports in {@code _meta}, read by their changes; whole hourly, as the scaler reads its pools. */
-    private final PartitionReads nodeReports;
+    private final NodeReportActions nodeReports;
+    private final WaitReasonsShown waitReasons;
 
     private WrittenDocuments written;
     private Instant loadedAt;
@@ -79,7 +78,8 @@ public final class Agent {
     private String signatureRead;
     private String drainMarkerRead;
     private Map<String, DrainDocument> drainsRead;
-    private NodeReports reportsRead = NodeReports.NONE;
+    /** Why each pool's jobs wait, as the scaler said when the drains were last read: it moves the same marker. */
+    private Map<String, WaitReasonsDocument> waitReasonsRead = Map.of();
     private Instant drainsReadAt;
 
     public Agent(SchedulerAdapter adapter, DocumentStore store, PoolMap pools, String host, String version) {
@@ -105,7 +105,8 @@ public final class Agent {
         this.agentId = AgentDocument.idFor(host, adapter.scheduler());
         this.mapper = new DocumentMapper(pools, agentId);
         this.drainResponder = new DrainResponder(pools);
-        this.nodeReports = new PartitionReads(store, Clock.systemUTC(), Duration.ofHours(1));
+        this.nodeReports = new NodeReportActions(adapter, store);
+        this.waitReasons = new WaitReasonsShown(adapter, pools);
     }
 
     public String id() {
@@ -188,8 +189,8 @@ public final class Agent {
             String marker = drainMarker();
             Map<String, VmDocument> previous = written.vmsByName();
             Map<String, DrainDocument> scalerDrains = drains(marker);
-            Map<String, NoticeDocument> notices = reportsRead.noticesByNode();
-            Map<String, HealthDocument> health = reportsRead.healthByNode();
+            Map<String, NoticeDocument> notices = nodeReports.notices();
+            Map<String, HealthDocument> health = nodeReports.health();
             Map<String, DrainDocument> drains = NoticeResponder.drainsWith(scalerDrains, notices, previous);
             Optional<String> signature = quickSignatureBefore();
             SchedulerSnapshot raw = adapter.read();
@@ -200,16 +201,21 @@ public final class Agent {
             if (respondToDrains(drains, read)) {
                 snapshot = readScheduler(drains, previous, health).snapshot();
             }
-            if (requeue(notices, snapshot)) {
+            if (nodeReports.requeue(snapshot, requeued, problems)) {
                 snapshot = readScheduler(drains, previous, health).snapshot();
             }
-            markReady(notices, snapshot);
-            markHeld(health, snapshot);
+            boolean readyMarked = nodeReports.markReady(snapshot, now);
+            boolean heldMarked = nodeReports.markHeld(snapshot, now, problems);
+            if (!readyMarked || !heldMarked) {
+                // A node rewrote its report meanwhile: read again at the next cycle.
+                drainsRead = null;
+            }
             jobsRead = snapshot.jobs().size();
             nodesRead = snapshot.nodes().size();
             JobAdmission.Admitted admitted = admission.admit(snapshot);
             admitted.problems().forEach(problem -> log.warn("{}", problem));
             snapshot = admitted.snapshot();
+            problems.addAll(waitReasons.show(waitReasonsRead, snapshot, now));
             DesiredDocuments desired = mapper.map(snapshot, drains, previous, now);
             ChangeSet changes = reconciler.diff(desired, written, snapshot.unreadableJobIds(),
                     snapshot.unreadableNodes());
@@ -236,9 +242,9 @@ public final class Agent {
         }
 
         /**
-         * The drain requests of the served pools: read (one query per pool) when the scaler's marker moved since
-         * they were last read, or when that was {@link #DRAINS_REREAD} ago; otherwise as last read, so an unchanged
-         * cycle costs one point read rather than a query per pool.
+         * The drain requests of the served pools, with why their jobs wait: read (one query per pool) when the
+         * scaler's marker moved since they were last read, or when that was {@link #DRAINS_REREAD} ago; otherwise as
+         * last read, so an unchanged cycle costs one point read rather than a query per pool.
          */
         private Map<String, DrainDocument> drains(String marker) {
             // No marker yet means no scaler has asked for a drain since the store was made: nothing to re-read.
@@ -247,94 +253,22 @@ public final class Agent {
                 return drainsRead;
             }
             Map<String, DrainDocument> byNode = new HashMap<>();
+            Map<String, WaitReasonsDocument> reasons = new HashMap<>();
             for (String pool : pools.pools()) {
-                for (DrainDocument drain : store.inPool(DocumentType.DRAINS, pool, DrainDocument.class)) {
-                    byNode.put(drain.name(), drain);
+                for (ClusterLoadDocument document : store.inPool(pool, POOL_REQUESTS)) {
+                    if (document instanceof DrainDocument drain) {
+                        byNode.put(drain.name(), drain);
+                    } else if (document instanceof WaitReasonsDocument told) {
+                        reasons.put(pool, told);
+                    }
                 }
             }
+            waitReasonsRead = reasons;
             // What nodes wrote themselves goes with the drains: a node moves the same marker when it writes.
-            NodeReports reports = NodeReports.read(store, nodeReports);
             drainsRead = byNode;
-            reportsRead = reports;
+            nodeReports.reread();
             drainsReadAt = now;
             return byNode;
-        }
-
-        /**
-         * Puts back in the queue the jobs of nodes the platform is about to take, once per event; true when it put
-         * one back, so the scheduler must be read again.
-         */
-        private boolean requeue(Map<String, NoticeDocument> notices, SchedulerSnapshot snapshot)
-                throws InterruptedException {
-            boolean changed = false;
-            for (String job : noticeResponder.toRequeue(notices, snapshot)) {
-                try {
-                    if (adapter.requeue(job)) {
-                        requeued.add(job);
-                        changed = true;
-                        log.atInfo().addKeyValue(LogFields.ACTION, "requeue").addKeyValue(LogFields.OUTCOME, "ok")
-                                .log("job {} put back in its queue: the platform is about to take a node it runs "
-                                        + "on", job);
-                    }
-                    noticeResponder.requeued(job, notices, snapshot);
-                } catch (SchedulerCommandException e) {
-                    problems.add("requeueing job " + job + " failed: " + e.getMessage());
-                    log.atWarn().addKeyValue(LogFields.ACTION, "requeue")
-                            .addKeyValue(LogFields.OUTCOME, "failed: " + e.getMessage())
-                            .log("job {} could not be put back in its queue before its node goes: {}; the scheduler "
-                                    + "requeues it, if the job allows, once the node stops answering", job,
-                                    e.getMessage());
-                    noticeResponder.refused(job, notices, snapshot);
-                }
-            }
-            return changed;
-        }
-
-        /**
-         * Tells each noticed node that is out of service and empty that it may let its event go ahead, with a write
-         * conditional on the notice being the one read: a node that rewrote or removed it meanwhile is left alone.
-         */
-        private void markReady(Map<String, NoticeDocument> notices, SchedulerSnapshot snapshot) {
-            for (NoticeDocument ready : NoticeResponder.nowReady(notices, snapshot, now)) {
-                try {
-                    String etag = store.replaceIfMatch(ready, reportsRead.notices().get(ready.name()).etag());
-                    reportsRead = reportsRead.withNotice(ready, etag);
-                    log.info("node={} is out of service and runs no job: it may let its {} go ahead", ready.name(),
-                            ready.rawType());
-                } catch (EtagConflictException e) {
-                    log.debug("node={} changed its notice meanwhile: read again next cycle", ready.name());
-                    drainsRead = null;
-                }
-            }
-        }
-
-        /**
-         * For each node whose check failed and that is now out of service: its offline reason is made the check's
-         * failure (it may have been taken out while the check ran), and the check marked held, so the node lets its
-         * scheduler daemon start. Conditional on the check being the one read.
-         */
-        private void markHeld(Map<String, HealthDocument> health, SchedulerSnapshot snapshot)
-                throws InterruptedException {
-            for (HealthDocument failed : HealthGate.nowHeld(health, snapshot).values()) {
-                SchedulerNode node = snapshot.nodes().stream().filter(n -> n.name().equals(failed.name()))
-                        .findFirst().orElseThrow();
-                try {
-                    if (node.offlineByHpcscale()) {
-                        adapter.offline(failed.name(), failed.holdReason());
-                    }
-                    HealthDocument held = failed.heldAt(now);
-                    String etag = store.replaceIfMatch(held, reportsRead.health().get(failed.name()).etag());
-                    reportsRead = reportsRead.withHealth(held, etag);
-                    log.atWarn().addKeyValue(LogFields.NODE, failed.name()).addKeyValue(LogFields.ACTION, "hold")
-                            .log("node={} held out of service: {}", failed.name(), failed.holdReason());
-                } catch (SchedulerCommandException e) {
-                    problems.add("holding node " + failed.name() + " out of service failed: " + e.getMessage());
-                } catch (EtagConflictException e) {
-                    log.debug("node={} wrote its health check again meanwhile: read again next cycle",
-                            failed.name());
-                    drainsRead = null;
-                }
-            }
         }
 
         /** Carries out the drain handshake; true when it changed a node, so the scheduler must be read again. */

@@ -2,7 +2,9 @@ package io.hpcscale.common.agent;
 
 import io.hpcscale.common.model.JobState;
 import io.hpcscale.common.model.NodeJobStatus;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,6 +20,7 @@ public final class FakeSchedulerAdapter implements SchedulerAdapter {
     private final Map<String, SchedulerJob> jobs = new LinkedHashMap<>();
     private final Map<String, SchedulerNode> nodes = new LinkedHashMap<>();
     private final List<String> commands = new ArrayList<>();
+    private final Map<String, String> reasons = new HashMap<>();
     private Set<String> unreadableJobIds = Set.of();
     private String readFailure;
     private String commandFailure;
@@ -70,7 +73,7 @@ public final class FakeSchedulerAdapter implements SchedulerAdapter {
         return this;
     }
 
-    /** Commands received, as "offline node comment", "bringBack node" and "requeue job". */
+    /** Commands received, as "offline node comment", "bringBack node", "requeue job" and "reason job text". */
     public synchronized List<String> commands() {
         return List.copyOf(commands);
     }
@@ -137,6 +140,34 @@ public final class FakeSchedulerAdapter implements SchedulerAdapter {
         jobs.put(jobId, new SchedulerJob(job.id(), job.queues(), JobState.Queued, job.chunks(), job.nodes(),
                 job.placement(), job.exclusive(), job.submittedAt(), List.of(), null, job.asks()));
         return true;
+    }
+
+    /** Keeps the reason as the job's comment, as Slurm keeps an {@code AdminComment}; null clears it. */
+    @Override
+    public synchronized void showWaitReason(String jobId, String reason) throws SchedulerCommandException {
+        commands.add("reason " + jobId + " " + reason);
+        if (commandFailure != null) {
+            throw new SchedulerCommandException(commandFailure, null);
+        }
+        if (!jobs.containsKey(jobId)) {
+            throw new SchedulerCommandException("no job " + jobId, null);
+        }
+        if (reason == null) {
+            reasons.remove(jobId);
+        } else {
+            reasons.put(jobId, reason);
+        }
+    }
+
+    /** As on Slurm: a reason stays until changed. */
+    @Override
+    public Duration waitReasonLasts() {
+        return null;
+    }
+
+    /** What the job shows its users, or null. */
+    public synchronized String reasonShown(String jobId) {
+        return reasons.get(jobId);
     }
 
     private void checkCommand(String name) throws SchedulerCommandException {

@@ -1,5 +1,6 @@
 package io.hpcscale.common.agent;
 
+import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;
 
@@ -67,4 +68,20 @@ public interface SchedulerAdapter {
      * @throws SchedulerCommandException the scheduler refused (a job that must not be rerun, no operator right)
      */
     boolean requeue(String jobId) throws SchedulerCommandException, InterruptedException;
+
+    /**
+     * Shows the users of a queued job why it gets no node, where they look for it (Slurm's {@code AdminComment},
+     * the PBS job comment, an Event on the Kubernetes object); a null reason takes back what hpcscale showed, where
+     * the scheduler keeps it.
+     *
+     * @throws SchedulerCommandException the scheduler refused (no operator right, the job just ended)
+     */
+    void showWaitReason(String jobId, String reason) throws SchedulerCommandException, InterruptedException;
+
+    /**
+     * How long a reason shown stays before the scheduler replaces or forgets it (the PBS scheduler rewrites the
+     * comment of every job it cannot run at each of its cycles; Kubernetes drops Events after an hour), so that the
+     * agent shows it again then; null when it stays until hpcscale changes it.
+     */
+    Duration waitReasonLasts();
 }

@@ -19,6 +19,7 @@ import io.hpcscale.common.model.HealthDocument;
 import io.hpcscale.common.model.NoticeDocument;
 import io.hpcscale.common.model.PowerDocument;
 import io.hpcscale.common.model.VmDocument;
+import io.hpcscale.common.model.WaitReasonsDocument;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
@@ -27,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.ServiceLoader;
+import java.util.TreeMap;
 
 /**
  * Converts typed ClusterLoad documents to and from their JSON form (schema version 1): those agents and the scaler
@@ -58,6 +60,8 @@ public final class DocumentCodec {
             encodeNotice(notice, json);
         } else if (document instanceof HealthDocument health) {
             encodeHealth(health, json);
+        } else if (document instanceof WaitReasonsDocument reasons) {
+            encodeWaitReasons(reasons, json);
         } else if (document instanceof ChangeMarkerDocument marker) {
             FieldWriter.putInstant(json, Fields.CHANGED_AT, marker.changedAt());
         } else {
@@ -107,6 +111,7 @@ public final class DocumentCodec {
             case POWER -> decodePower(fields);
             case NOTICES -> decodeNotice(fields);
             case HEALTH -> decodeHealth(fields);
+            case WAIT_REASONS -> decodeWaitReasons(fields);
             case MARKER -> new ChangeMarkerDocument(fields.requiredText(Fields.ID),
                     fields.requiredInstant(Fields.CHANGED_AT));
             default -> formatOf(type).orElseThrow(() -> fields.fail(Fields.TYPE, "is '" + typeName + "', a document "
@@ -358,6 +363,30 @@ public final class DocumentCodec {
                 fields.optionalText(Fields.OUTPUT),
                 fields.requiredInstant(Fields.CHECKED_AT),
                 fields.instant(Fields.HELD_AT));
+    }
+
+    private static void encodeWaitReasons(WaitReasonsDocument reasons, ObjectNode json) {
+        json.put(Fields.REASON, reasons.reason());
+        ObjectNode jobs = json.putObject(Fields.JOB_REASONS);
+        new TreeMap<>(reasons.jobs()).forEach(jobs::put);
+    }
+
+    private static WaitReasonsDocument decodeWaitReasons(FieldReader fields) {
+        Map<String, String> jobs = new TreeMap<>();
+        JsonNode stored = fields.node(Fields.JOB_REASONS);
+        if (stored != null && !stored.isNull()) {
+            if (!stored.isObject()) {
+                throw fields.fail(Fields.JOB_REASONS, "is not an object of job ids and reasons");
+            }
+            stored.fields().forEachRemaining(job -> {
+                if (!job.getValue().isTextual()) {
+                    throw fields.fail(Fields.JOB_REASONS, "names job " + job.getKey() + " with a reason that is not "
+                            + "text");
+                }
+                jobs.put(job.getKey(), job.getValue().asText());
+            });
+        }
+        return new WaitReasonsDocument(fields.poolName(), fields.optionalText(Fields.REASON), jobs);
     }
 
     private static JobState jobState(String text) {

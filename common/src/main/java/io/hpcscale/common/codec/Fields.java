@@ -67,6 +67,8 @@ final class Fields {
     static final String CHECKED_AT = "CheckedAt";
     static final String HELD_AT = "HeldAt";
 
+    static final String JOB_REASONS = "JobReasons";
+
     private Fields() {
     }
 }

@@ -14,6 +14,7 @@ public enum DocumentType {
     POWER("power"),
     NOTICES("notices"),
     HEALTH("health"),
+    WAIT_REASONS("waitreasons"),
     SCALER_STATE("scalerstate"),
     TARGET("target"),
     MARKER("marker"),

@@ -204,6 +204,16 @@ class AgentNoticeTest {
             public boolean requeue(String jobId) throws SchedulerCommandException {
                 return racing.requeue(jobId);
             }
+
+            @Override
+            public void showWaitReason(String jobId, String reason) throws SchedulerCommandException {
+                racing.showWaitReason(jobId, reason);
+            }
+
+            @Override
+            public Duration waitReasonLasts() {
+                return racing.waitReasonLasts();
+            }
         }, documents, new PoolMap(Map.of("spot", "spot"), Map.of()), "head2", "test");
         clock.advance(Duration.ofSeconds(10));
         racer.runOnce(clock.instant());

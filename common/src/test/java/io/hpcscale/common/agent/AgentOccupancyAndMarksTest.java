@@ -269,6 +269,16 @@ class AgentOccupancyAndMarksTest {
             public boolean requeue(String jobId) throws SchedulerCommandException {
                 return scheduler.requeue(jobId);
             }
+
+            @Override
+            public void showWaitReason(String jobId, String reason) throws SchedulerCommandException {
+                scheduler.showWaitReason(jobId, reason);
+            }
+
+            @Override
+            public Duration waitReasonLasts() {
+                return scheduler.waitReasonLasts();
+            }
         };
         agent = new Agent(failsAfterOffline, documents, pools, "head", "test");
         scheduler.putNode(freeNode("n1", "batch", 16));

@@ -16,8 +16,11 @@ import io.hpcscale.common.model.NoticeDocument;
 import io.hpcscale.common.model.NodeJobStatus;
 import io.hpcscale.common.model.Placement;
 import io.hpcscale.common.model.VmDocument;
+import io.hpcscale.common.model.WaitReasonsDocument;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 class DocumentCodecTest {
@@ -57,7 +60,10 @@ class DocumentCodecTest {
                 NoticeDocument.of("spot-8", "EV-2", "LiveMigration", null, "a type this version does not know", T),
                 HealthDocument.of("hb-7", HealthDocument.State.FAILED, "ERROR:  nhc:  Health check failed", T)
                         .heldAt(T.plusSeconds(20)),
-                HealthDocument.of("hb-8", HealthDocument.State.PENDING, null, T));
+                HealthDocument.of("hb-8", HealthDocument.State.PENDING, null, T),
+                new WaitReasonsDocument("hc", "pool hc is at its max of 16 nodes", Map.of("12.pbs",
+                        "pool hc cannot run it: it asks for 128 cpus")),
+                WaitReasonsDocument.none("gpu"));
         for (ClusterLoadDocument document : documents) {
             ObjectNode json = codec.encode(document);
             assertEquals(1, json.get("SchemaVersion").asInt());
@@ -72,6 +78,19 @@ class DocumentCodecTest {
         assertEquals(86400, json.get("ttl").asLong());
         assertEquals("_meta", json.get("PoolName").asText(), "a node does not know its pool");
         assertEquals(NoticeDocument.Kind.OTHER, NoticeDocument.Kind.of("LiveMigration"));
+    }
+
+    @Test
+    void whyJobsWaitNamesAtMostAHundredJobsWithShortReasons() {
+        Map<String, String> many = new TreeMap<>();
+        for (int i = 0; i < 300; i++) {
+            many.put(i + ".pbs", "x".repeat(400));
+        }
+        WaitReasonsDocument reasons = new WaitReasonsDocument("hc", null, many);
+        assertEquals(WaitReasonsDocument.MAX_JOBS, reasons.jobs().size());
+        assertTrue(reasons.jobs().values().stream().allMatch(r -> r.length() == WaitReasonsDocument.MAX_REASON
+                && r.endsWith("...")));
+        assertTrue(codec.encode(reasons).toString().length() < 30_000, "a write stays a few tens of RU");
     }
 
     @Test

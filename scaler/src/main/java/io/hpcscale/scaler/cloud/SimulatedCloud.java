@@ -5,11 +5,13 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
 
@@ -96,6 +98,8 @@ public final class SimulatedCloud {
 
     private final Clock clock;
     private final Map<String, ScaleSet> scaleSets = new LinkedHashMap<>();
+    /** Instances running as someone started them outside hpcscale ({@link #startOutside}). */
+    private final Set<String> outside = new HashSet<>();
     // Kept by ready time so that catching up with the clock touches only the boots that completed, not every
     // instance of every scale set: with a thousand pools, each pool's listing would otherwise scan them all.
     private final PriorityQueue<Boot> boots = new PriorityQueue<>(Comparator.comparing(Boot::readyAt));
@@ -158,6 +162,26 @@ public final class SimulatedCloud {
         set(pool).capacityLeft = instances;
     }
 
+    /**
+     * Someone adds an instance to the scale set outside hpcscale (the portal, a script), from an image whose node no
+     * scheduler defines: it runs, and no agent ever reports its node. Once it stops, its next start is from the scale
+     * set's own model, like any other. The instance's id.
+     */
+    public synchronized String startOutside(String pool) {
+        refresh();
+        ScaleSet set = set(pool);
+        Vm vm = set.add();
+        outside.add(vm.id);
+        boot(set, vm);
+        vm.healthy = false;
+        return vm.id;
+    }
+
+    /** Whether the instance runs as someone started it outside hpcscale, its node unknown to the scheduler. */
+    public synchronized boolean startedOutside(String instanceId) {
+        return outside.contains(instanceId);
+    }
+
     /** The next {@code count} instances started run, but their node never reports to the scheduler. */
     public synchronized void breakBoots(String pool, int count) {
         set(pool).brokenBoots = count;
@@ -206,10 +230,10 @@ public final class SimulatedCloud {
     }
 
     /** Nodes of the pool whose instance runs and would report to the scheduler: one pass over the scale set. */
-    public synchronized java.util.Set<String> upNodes(String pool) {
+    public synchronized Set<String> upNodes(String pool) {
         refresh();
         ScaleSet set = scaleSets.get(pool);
-        java.util.Set<String> up = new java.util.HashSet<>();
+        Set<String> up = new HashSet<>();
         if (set != null) {
             for (Vm vm : set.vms.values()) {
                 if (vm.state == PowerState.RUNNING && vm.healthy) {
@@ -442,6 +466,9 @@ public final class SimulatedCloud {
         }
         vm.state = to;
         changes++;
+        if (!to.active()) {
+            outside.remove(vm.id);
+        }
         Instance view = vm.view();
         for (Listener listener : listeners) {
             listener.changed(pool, view, from, evicted, clock.instant());

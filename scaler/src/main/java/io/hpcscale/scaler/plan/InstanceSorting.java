@@ -19,8 +19,8 @@ import java.util.TreeMap;
 
 /**
  * Sorts a pool's listed instances, once its memory is settled ({@link PoolObservation}), into the {@link PoolView}
- * every decision reads. Instances that hpcscale started (or found starting) are booting until their node reports
- * to the scheduler; every other running instance is up. A running instance whose node no agent reports is left
+ * every decision reads. Instances that hpcscale started are booting until their node reports to the scheduler,
+ * and those it found starting until then or their boot timeout; every other running instance is up. A running instance whose node no agent reports is left
  * alone: its node may well run jobs under a mapping hpcscale does not know. Boots that ended are recorded in the
  * memory the view carries. An instance whose node asked for its removal (a record of the memory, or a message of
  * this cycle) is leaving, and none of running, booting or stopped.
@@ -59,11 +59,11 @@ final class InstanceSorting {
             switch (state) {
                 case STARTING -> addUnlessLeaving(booting, instance, isLeaving);
                 case RUNNING -> {
-                    if (bootingRecord && !(fresh && reported) && !agentless) {
+                    if (bootingRecord && !(fresh && reported) && !agentless && !othersBootOver(s, record)) {
                         addUnlessLeaving(booting, instance, isLeaving);
                         continue;
                     }
-                    if (bootingRecord) {
+                    if (bootingRecord && !othersBootOver(s, record)) {
                         booted.put(instance.id(), record.bootEnded());
                     }
                     addUnlessLeaving(running, instance, isLeaving);
@@ -99,6 +99,16 @@ final class InstanceSorting {
     }
 
     /** Whether a node of a pool that checks its nodes passed its check; true elsewhere. */
+    /**
+     * An instance found starting that hpcscale did not start, whose node has not reported within the boot timeout:
+     * someone else's (started by hand, from an image without the scheduler's daemon), not a failed boot of the pool.
+     * From then on it counts as running unreported, no longer as capacity on its way: {@link Orphans} decides.
+     */
+    private static boolean othersBootOver(PoolState s, InstanceRecord record) {
+        return !record.startedByHpcscale() && record.bootingSince() != null
+                && !record.bootingSince().plus(s.pool().bootTimeout()).isAfter(s.now());
+    }
+
     private static boolean checkPassed(PoolState s, Instance instance) {
         if (!s.pool().healthChecked()) {
             return true;

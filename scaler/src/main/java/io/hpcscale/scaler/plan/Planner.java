@@ -147,7 +147,8 @@ public final class Planner {
     private static PlanResult result(PoolState state, ScalerStateDocument memory, PlanDraft draft, Demand demand,
             Set<String> passedOn) {
         return new PlanResult(new Plan(state.pool().name(), draft.actions(), draft.notes(), draft.foundList(),
-                PoolView.considered(state).size(), state.instances().unknownBecause(), demand, passedOn), memory);
+                PoolView.considered(state).size(), state.instances().unknownBecause(), demand, passedOn), memory,
+                WaitReasons.of(state.pool(), memory, draft.notes(), demand, state.now()));
     }
 
     /**

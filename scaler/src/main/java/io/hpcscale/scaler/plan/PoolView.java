@@ -141,6 +141,25 @@ final class PoolView {
     }
 
     /**
+     * The active instances that serve the scheduler, or will once booted: those counted for the pool's min. An
+     * instance that runs with a node no agent reports (an orphan, a node under a mapping hpcscale does not know) costs
+     * as much and counts for the max, but no job of the pool can land on it. Without a fresh read every active
+     * instance counts: not knowing is no reason to start more.
+     */
+    int inService() {
+        if (!fresh || agentless(state)) {
+            return active();
+        }
+        int unreported = 0;
+        for (Instance instance : running) {
+            if (vmOf(instance) == null && !state.reportedInAnotherPool(instance.nodeName())) {
+                unreported++;
+            }
+        }
+        return active() - unreported;
+    }
+
+    /**
      * A fixed pool that no agent reports and that has no node documents at all: no node will report, so an
      * instance's boot ends when the cloud lists it running, and nothing is known of its jobs. A pool whose agent
      * merely stopped reporting still has its nodes' documents, and is stale instead.

@@ -10,6 +10,7 @@ import io.hpcscale.common.model.NodeNames;
 import io.hpcscale.common.model.NoticeDocument;
 import io.hpcscale.common.model.PowerDocument;
 import io.hpcscale.common.model.VmDocument;
+import io.hpcscale.common.model.WaitReasonsDocument;
 import io.hpcscale.common.store.PartitionReads;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -28,6 +29,7 @@ import java.util.Set;
  *                heartbeats from {@code _meta}, like the pools only what changed: there is one health check per
  *                running node of a checked pool, and reading them all each cycle would cost about 1 RU per node
  * @param health  the nodes' health checks ({@link HealthDocument}), by node name key, read in the same query
+ * @param waitReasons what each pool last told its users about why their jobs wait, as stored
  */
 record ClusterView(
         Map<String, List<JobDocument>> jobs,
@@ -38,12 +40,13 @@ record ClusterView(
         Map<String, String> poolOfNode,
         List<AgentDocument> agents,
         Map<String, NoticeDocument> notices,
-        Map<String, HealthDocument> health) {
+        Map<String, HealthDocument> health,
+        Map<String, WaitReasonsDocument> waitReasons) {
 
     private static final Set<DocumentType> META_DOCUMENTS = Set.of(DocumentType.AGENTS, DocumentType.NOTICES,
             DocumentType.HEALTH);
     private static final Set<DocumentType> POOL_DOCUMENTS = Set.of(DocumentType.JOBS, DocumentType.VMS,
-            DocumentType.DRAINS, DocumentType.POWER);
+            DocumentType.DRAINS, DocumentType.POWER, DocumentType.WAIT_REASONS);
 
     static ClusterView read(PartitionReads reads, Collection<String> pools) {
         Map<String, Instant> readAt = new HashMap<>();
@@ -76,6 +79,7 @@ record ClusterView(
         Map<String, List<VmDocument>> vms = new HashMap<>();
         Map<String, List<DrainDocument>> drains = new HashMap<>();
         Map<String, List<PowerDocument>> power = new HashMap<>();
+        Map<String, WaitReasonsDocument> waitReasons = new HashMap<>();
         for (String pool : pools) {
             for (ClusterLoadDocument document : reads.decoded(reads.read(pool, POOL_DOCUMENTS))) {
                 if (document instanceof JobDocument job) {
@@ -86,11 +90,13 @@ record ClusterView(
                     drains.computeIfAbsent(pool, p -> new ArrayList<>()).add(drain);
                 } else if (document instanceof PowerDocument request) {
                     power.computeIfAbsent(pool, p -> new ArrayList<>()).add(request);
+                } else if (document instanceof WaitReasonsDocument reasons) {
+                    waitReasons.put(pool, reasons);
                 }
             }
         }
         return new ClusterView(jobs, vms, drains, power, readAt, poolOfNode(vms), agents, Map.copyOf(notices),
-                Map.copyOf(health));
+                Map.copyOf(health), Map.copyOf(waitReasons));
     }
 
     List<JobDocument> jobsOf(String pool) {
@@ -103,6 +109,11 @@ record ClusterView(
 
     List<DrainDocument> drainsOf(String pool) {
         return drains.getOrDefault(pool, List.of());
+    }
+
+    /** What the pool last told its users, as stored; none when it never told them anything. */
+    WaitReasonsDocument waitReasonsOf(String pool) {
+        return waitReasons.getOrDefault(pool, WaitReasonsDocument.none(pool));
     }
 
     List<PowerDocument> powerRequestsOf(String pool) {

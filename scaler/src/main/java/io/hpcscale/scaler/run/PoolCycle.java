@@ -1,7 +1,10 @@
 package io.hpcscale.scaler.run;
 
+import io.hpcscale.common.logging.LogFields;
+import io.hpcscale.common.model.ChangeMarkerDocument;
 import io.hpcscale.common.model.JobDocument;
 import io.hpcscale.common.model.VmDocument;
+import io.hpcscale.common.model.WaitReasonsDocument;
 import io.hpcscale.common.store.StoreException;
 import io.hpcscale.scaler.cloud.CloudException;
 import io.hpcscale.scaler.cloud.ThrottledException;
@@ -14,6 +17,8 @@ import io.hpcscale.scaler.plan.TargetReading;
 import io.hpcscale.scaler.removal.RemovalMessage;
 import java.time.Instant;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One pool's part of a cycle: read what the scaler remembers of it, list its instances once, plan, and (unless only
@@ -21,6 +26,7 @@ import java.util.List;
  * in a group ({@link GroupCycle}) it is given the jobs and nodes that are its share.
  */
 final class PoolCycle {
+    private static final Logger log = LoggerFactory.getLogger(PoolCycle.class);
     private final PoolRuntime pool;
     private final ClusterView view;
     private final Instant now;
@@ -119,12 +125,31 @@ final class PoolCycle {
         }
         Actuation actuation = new Actuation(pool, result.plan(), now, context, result.state(), prepared.loaded());
         List<ScalerEvent> events = actuation.run();
+        tellUsers(result.waitReasons());
         context.events().endPoolCycle(pool.name());
         if (!context.dryRun()) {
             context.usage().record(pool.name(), census, now);
         }
         return new Finished(new PoolOutcome(pool.name(), result.plan(), events,
                 problem != null ? problem : actuation.problem(), census), result, actuation.state());
+    }
+
+    /**
+     * Writes why the pool's jobs wait when that changed, and moves the marker so that the agents show it at once.
+     * A failed write is said and tried again next cycle, since what is stored still differs.
+     */
+    private void tellUsers(WaitReasonsDocument reasons) {
+        if (context.dryRun() || context.gate().closedBecause() != null
+                || reasons.equals(view.waitReasonsOf(pool.name()))) {
+            return;
+        }
+        try {
+            context.store().upsert(List.of(reasons, new ChangeMarkerDocument(ChangeMarkerDocument.DRAINS, now)));
+        } catch (StoreException e) {
+            log.atWarn().addKeyValue(LogFields.POOL, pool.name()).log("pool={} why its jobs wait could not be "
+                    + "stored for the agents to show their users (tried again next cycle): {}", pool.name(),
+                    e.getMessage());
+        }
     }
 
     private record Listing(InstanceList instances, Instant throttledUntil, String throttleReason) {

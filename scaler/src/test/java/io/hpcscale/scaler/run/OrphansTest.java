@@ -30,7 +30,12 @@ class OrphansTest {
     private final DocumentStore documents = new DocumentStore(fixture.memory);
 
     private PoolConfig pool(boolean stop) {
+        return pool(stop, 0);
+    }
+
+    private PoolConfig pool(boolean stop, int min) {
         Map<String, String> values = new LinkedHashMap<>();
+        values.put("pool.farm.min", Integer.toString(min));
         values.put("pool.farm.provider", "simulated");
         values.put("pool.farm.cpus", "16");
         values.put("pool.farm.memoryMb", "65536");
@@ -87,6 +92,44 @@ class OrphansTest {
         assertEquals(2, fixture.active("farm"), "reported, not stopped");
         PoolCensus census = scaler.planOnly(fixture.clock.instant()).pools().get(0).census();
         assertEquals(1, census.orphans().size(), "a status line for it");
+    }
+
+    /**
+     * Found starting, an instance is timed as a boot; one hpcscale did not start whose node never reports is not a
+     * failed boot of the pool (which would count towards its protection) but, past its boot timeout, an orphan.
+     */
+    @Test
+    void anInstanceFoundStartingWhoseNodeNeverReportsIsAnOrphanNotAFailedBoot() throws Exception {
+        fixture.cloud.addScaleSet("farm", 4, "farm", Duration.ofMinutes(1));
+        Scaler scaler = fixture.scaler(fixture.memory, false, pool(false));
+        fixture.agentReported("farm");
+        scaler.runOnce(fixture.clock.instant());
+        Instance byHand = fixture.cloud.instances("farm").get(0);
+        fixture.cloud.provider("farm").start(List.of(byHand));
+        fixture.agentReported("farm");
+        scaler.runOnce(fixture.clock.instant());
+
+        minutes(scaler, 14, "none");
+
+        assertTrue(fixture.eventsOf(EventKind.BOOT_TIMEOUT).isEmpty(), fixture.eventsOf(EventKind.BOOT_TIMEOUT)
+                .toString());
+        assertEquals(0, fixture.state("farm").consecutiveBootFailures(), "no failed boot counted");
+        assertEquals(1, fixture.active("farm"), "left running: stopOrphans is false");
+        assertTrue(fixture.eventsOf(EventKind.ORPHAN).stream().anyMatch(e -> e.reason().startsWith("instance "
+                + byHand.id())), fixture.eventsOf(EventKind.ORPHAN).toString());
+    }
+
+    @Test
+    void anOrphanDoesNotCountTowardsThePoolsMinSinceNoJobCanLandOnIt() throws Exception {
+        fixture.cloud.addScaleSet("farm", 4, "farm", Duration.ofMinutes(1));
+        Instance byHand = fixture.cloud.instances("farm").get(0);
+        fixture.cloud.provider("farm").start(List.of(byHand));
+        fixture.clock.advance(Duration.ofMinutes(2));
+        Scaler scaler = fixture.scaler(fixture.memory, false, pool(false, 1));
+
+        minutes(scaler, 3, "none");
+
+        assertEquals(2, fixture.active("farm"), "one started for the min beside the one no agent reports");
     }
 
     @Test

@@ -9,6 +9,7 @@ import io.hpcscale.common.model.CosmosIds;
 import io.hpcscale.common.model.DocumentType;
 import io.hpcscale.common.model.NodeJobStatus;
 import io.hpcscale.common.model.VmDocument;
+import io.hpcscale.common.model.WaitReasonsDocument;
 import io.hpcscale.common.store.DocumentStore;
 import io.hpcscale.scaler.Programs;
 import io.hpcscale.scaler.documents.BootHealth;
@@ -18,10 +19,12 @@ import io.hpcscale.scaler.pool.PoolConfig;
 import io.hpcscale.scaler.pool.PoolConfigs;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -98,6 +101,37 @@ class ProtectedPoolTest {
         assertEquals(startsWhenProtected + 1, starts(), "one probe, which took the job");
         assertEquals(BootHealth.NONE, fixture.state("img").bootHealth(), "the probe booted");
         assertEquals(1, fixture.eventsOf(EventKind.RESUMED).size());
+    }
+
+    @Test
+    void theJobsOfAProtectedPoolAreToldWhyWithAWriteOnlyWhenTheReasonChanges() throws Exception {
+        Scaler scaler = fixture.scaler(fixture.memory, false, pool());
+        fixture.cloud.breakBoots("img", 1000);
+        fixture.queued("img", "j1", 16);
+        List<String> written = new ArrayList<>();
+        Set<String> versions = new HashSet<>();
+        for (int minute = 0; minute < 60; minute++) {
+            minutes(scaler, 1);
+            documents.read(WaitReasonsDocument.keyFor("img"), WaitReasonsDocument.class).ifPresent(read -> {
+                if (versions.add(read.etag())) {
+                    written.add(read.document().reason());
+                }
+            });
+        }
+        String last = written.get(written.size() - 1);
+        assertEquals("pool img is protected after repeated failed boots: no node starts until an administrator "
+                + "resumes it", last);
+        assertTrue(written.stream().anyMatch(r -> r != null && r.startsWith("pool img starts no node before ")),
+                "the backoffs before it were said too: " + written);
+        assertTrue(written.size() <= 4, "a write when the reason changes, not every cycle: " + written);
+        System.out.println("why the jobs of pool img waited, as written: " + written);
+
+        fixture.cloud.breakBoots("img", 0);
+        PoolResume.resume(documents, "img", new ScalerEvents(documents, Duration.ofDays(1), true), fixture.clock.instant(),
+                "a test");
+        minutes(scaler, 3);
+        assertEquals(null, documents.read(WaitReasonsDocument.keyFor("img"), WaitReasonsDocument.class)
+                .orElseThrow().document().reason(), "resumed: nothing stops the pool's jobs any more");
     }
 
     @Test

@@ -23,7 +23,9 @@ enum Fault {
     /** A node's health check fails at its next boot, in a pool with a healthCheck. */
     FAILED_CHECK("failed-health-checks"),
     /** Azure announces a Spot eviction to the node (Preempt) 30 s before it evicts it. */
-    PREEMPT_NOTICE("preempt-notices");
+    PREEMPT_NOTICE("preempt-notices"),
+    /** Someone starts an instance outside hpcscale whose node never reports: an orphan. */
+    ORPHAN("orphans");
 
     private final String label;
 

@@ -74,6 +74,21 @@ final class FaultyScheduler implements SchedulerAdapter {
     }
 
     @Override
+    public void showWaitReason(String jobId, String reason) throws SchedulerCommandException, InterruptedException {
+        faults.call("scheduler reason");
+        if (faults.hits(Fault.SCHEDULER_FAIL, 3)) {
+            throw new SchedulerCommandException("scontrol update jobid=" + jobId + " hung and was killed after 60s",
+                    null);
+        }
+        delegate.showWaitReason(jobId, reason);
+    }
+
+    @Override
+    public Duration waitReasonLasts() {
+        return delegate.waitReasonLasts();
+    }
+
+    @Override
     public void bringBack(String node) throws SchedulerCommandException, InterruptedException {
         faults.call("scheduler return");
         boolean fails = faults.hits(Fault.SCHEDULER_FAIL, 3);

@@ -11,6 +11,8 @@ import io.hpcscale.common.store.InMemoryClusterLoadStore;
 import io.hpcscale.common.time.SettableClock;
 import io.hpcscale.scaler.cloud.Instance;
 import io.hpcscale.scaler.cloud.PowerState;
+import io.hpcscale.scaler.documents.InstanceRecord;
+import io.hpcscale.scaler.documents.ScalerStateDocument;
 import io.hpcscale.scaler.pool.PoolConfig;
 import io.hpcscale.scaler.pool.PoolConfigs;
 import io.hpcscale.scaler.pool.VmShape;
@@ -59,7 +61,7 @@ final class SoakScenario {
 
     /** What one scenario did and what it found wrong. */
     record Result(long steps, long jobsRun, long actionsChecked, boolean twoPools, boolean spot, boolean twoScalers,
-            boolean checked, int jobsRequeued,
+            boolean checked, int jobsRequeued, int jobsToldWhy,
             List<String> violations) {
     }
 
@@ -75,6 +77,10 @@ final class SoakScenario {
     private final boolean twoScalers;
     /** The pools have a health check, which nodes fail now and then. */
     private final boolean checked;
+    /** The pools stop orphans (stopOrphans); otherwise they only say so, and leave them running. */
+    private final boolean stopOrphans;
+    /** Instances started outside hpcscale and still running that run, by instance id: their pool. */
+    private final Map<String, String> orphans = new HashMap<>();
     /** Evictions announced by a Preempt notice, each due at the notice's NotBefore. */
     private final List<Announced> announced = new ArrayList<>();
     // How often a lasting fault begins, one step in this many: some scenarios are stormy, some mostly calm.
@@ -93,12 +99,14 @@ final class SoakScenario {
         this.faults = new Faults(random, clock, counts);
         this.pools = new ArrayList<>();
         this.checked = random.nextBoolean();
+        this.stopOrphans = random.nextBoolean();
         for (String name : random.nextBoolean() ? List.of("p") : List.of("p", "q")) {
             Map<String, String> settings = new HashMap<>(Map.of("min", Integer.toString(random.nextInt(2)),
                     "idleTimeout", Durations.format(Duration.ofMinutes(1 + random.nextInt(3)))));
             if (checked) {
                 settings.put("healthCheck", "/usr/sbin/nhc");
             }
+            settings.put("stopOrphans", Boolean.toString(stopOrphans));
             pools.add(PoolConfigs.withDefaults(name, new VmShape(4, 16384, 0), 6, settings));
         }
         // A scale set smaller than the pool's max makes the scaler create instances, not only start them.
@@ -115,7 +123,16 @@ final class SoakScenario {
         this.audit = new ActionAudit(cluster.cloud(), clock);
         this.forgotten = new ForgottenWatch(cluster.cloud(), pools.stream().collect(Collectors.toMap(
                 PoolConfig::name, PoolConfig::bootTimeout)), FORGOTTEN_AFTER_CALM,
-                cluster.scheduler()::heldByAdministrator);
+                cluster.scheduler()::heldByAdministrator, this::orphanLeftRunning);
+        cluster.cloud().addListener((pool, instance, from, evicted, at) -> {
+            if (orphans.containsKey(instance.id()) && from.active() && !instance.state().active()) {
+                orphans.remove(instance.id());
+                if (!evicted && !stopOrphans && !takenForItsOwn(recorded, pool, instance.id())) {
+                    violations.add("seed " + seed + " at " + at + ": orphan " + instance.id() + " stopped by "
+                            + "hpcscale in pool " + pool + ", whose stopOrphans is false");
+                }
+            }
+        });
         this.spot = random.nextInt(3) == 0;
         this.twoScalers = random.nextBoolean();
         this.faultOneIn = 4 + random.nextInt(25);
@@ -143,7 +160,7 @@ final class SoakScenario {
         violations.addAll(cluster.scheduler().violations().stream().map(v -> "seed " + seed + ": " + v).toList());
         return new Result(steps, cluster.scheduler().finishedJobs().size(), audit.starts() + audit.stops(),
                 pools.size() > 1, spot, twoScalers, checked, cluster.scheduler().requeuedJobs(),
-                List.copyOf(violations));
+                cluster.scheduler().jobsToldWhyTheyWait(), List.copyOf(violations));
     }
 
     private void step() throws InterruptedException {
@@ -204,6 +221,34 @@ final class SoakScenario {
         if (random.nextInt(50) == 0) {
             markByAdministrator();
         }
+        if (random.nextInt(150) == 0) {
+            startOrphan();
+        }
+    }
+
+    /** One orphan a pool at a time: more would fill the pool's max, and its jobs would wait for good. */
+    private void startOrphan() {
+        String pool = pools.get(random.nextInt(pools.size())).name();
+        if (orphans.containsValue(pool)) {
+            return;
+        }
+        orphans.put(cluster.cloud().startOutside(pool), pool);
+        faults.count(Fault.ORPHAN);
+    }
+
+    /**
+     * Whether the scaler recorded the instance as one it started: one that appears while its own create is pending
+     * cannot be told from those it asked for, on Azure as here, and is timed as its boot.
+     */
+    private static boolean takenForItsOwn(DocumentStore recorded, String pool, String instanceId) {
+        return recorded.read(new DocumentKey(pool, ScalerStateDocument.idFor(pool)), ScalerStateDocument.class)
+                .flatMap(state -> state.document().instance(instanceId))
+                .map(InstanceRecord::startedByHpcscale).orElse(false);
+    }
+
+    /** An orphan its pool leaves running, as told: not forgotten, nor keeping the cluster from its end. */
+    private boolean orphanLeftRunning(String instanceId) {
+        return !stopOrphans && orphans.containsKey(instanceId);
     }
 
     private void suspendOrResume() {
@@ -433,7 +478,7 @@ final class SoakScenario {
         for (PoolConfig pool : pools) {
             int active = 0;
             for (Instance instance : cluster.cloud().instances(pool.name())) {
-                if (!instance.state().active()) {
+                if (!instance.state().active() || orphanLeftRunning(instance.id())) {
                     continue;
                 }
                 active++;

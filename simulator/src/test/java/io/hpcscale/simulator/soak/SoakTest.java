@@ -39,6 +39,7 @@ class SoakTest {
         int twoScalers = 0;
         int checked = 0;
         long requeued = 0;
+        long toldWhy = 0;
         int scenarios = 0;
         try (ErrorLog errors = new ErrorLog()) {
             while (scenarios < scenarioCount && System.nanoTime() < deadline) {
@@ -53,15 +54,16 @@ class SoakTest {
                 twoScalers += result.twoScalers() ? 1 : 0;
                 checked += result.checked() ? 1 : 0;
                 requeued += result.jobsRequeued();
+                toldWhy += result.jobsToldWhy();
                 violations.addAll(result.violations());
                 violations.addAll(errors.take().stream().map(e -> "seed " + seed + ": " + e).toList());
             }
         }
         String summary = String.format("soak: %d scenarios (seeds %d-%d; %d with two pools, %d Spot, %d with two "
                 + "scalers, %d health-checked), %d steps, faults: %s; %d calls disturbed; %d jobs run; %d requeues "
-                + "before an announced eviction; %d starts and stops checked; %d violations; %ds", scenarios,
+                + "before an announced eviction; %d jobs told why they waited; %d starts and stops checked; %d violations; %ds", scenarios,
                 firstSeed, firstSeed + scenarios - 1, twoPools, spot, twoScalers, checked, steps,
-                counts.summary(), counts.disturbedCalls(), jobsRun, requeued, actionsChecked, violations.size(),
+                counts.summary(), counts.disturbedCalls(), jobsRun, requeued, toldWhy, actionsChecked, violations.size(),
                 Duration.ofNanos(System.nanoTime() - began).toSeconds());
         System.out.println(summary);
         violations.forEach(v -> System.out.println("violation: " + v));
