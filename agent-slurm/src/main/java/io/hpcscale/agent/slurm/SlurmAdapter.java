@@ -50,6 +50,7 @@ public final class SlurmAdapter implements SchedulerAdapter {
     private final SchedulerCommandRunner runner;
     private final SlurmCommands commands;
     private final UnreadableEntryLog skipped = new UnreadableEntryLog();
+    private volatile Map<String, String> adminComments = Map.of();
     private final SlurmJsonReader json = new SlurmJsonReader(skipped);
     private final SlurmPipeReader pipes;
     private Format format;
@@ -183,6 +184,12 @@ public final class SlurmAdapter implements SchedulerAdapter {
         return null;
     }
 
+    /** The jobs' AdminComments as the last read found them; none from Slurm's older text output. */
+    @Override
+    public Map<String, String> waitReasonFields() {
+        return adminComments;
+    }
+
     /**
      * Builds the snapshot: job states interpreted, and each node given the jobs running on it. Whatever one job or
      * node holds, it costs only itself.
@@ -191,7 +198,11 @@ public final class SlurmAdapter implements SchedulerAdapter {
         List<SchedulerJob> schedulerJobs = new ArrayList<>(jobs.entries().size());
         Set<String> unreadableJobs = new HashSet<>(jobs.unreadable());
         Map<String, List<String>> jobsByNode = new HashMap<>();
+        Map<String, String> comments = new HashMap<>();
         for (SlurmJob job : jobs.entries()) {
+            if (job.adminComment() != null && !job.adminComment().isEmpty()) {
+                comments.put(job.id(), job.adminComment());
+            }
             try {
                 Optional<SchedulerJob> mapped = SlurmStates.job(job);
                 mapped.ifPresent(schedulerJobs::add);
@@ -215,6 +226,7 @@ public final class SlurmAdapter implements SchedulerAdapter {
                 skipped.skipped("node", node.name(), e);
             }
         }
+        adminComments = Map.copyOf(comments);
         return new SchedulerSnapshot(schedulerJobs, schedulerNodes, unreadableJobs, unreadableNodes);
     }
 

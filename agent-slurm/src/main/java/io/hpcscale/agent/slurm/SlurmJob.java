@@ -20,6 +20,7 @@ import java.util.List;
  * @param tresPerJob     the job's GRES in total, or null
  * @param exclusive      the job asked for whole nodes (--exclusive)
  * @param nodeList       the nodes it runs on (running jobs), as a hostlist
+ * @param adminComment   the job's AdminComment (JSON output only), or null
  */
 record SlurmJob(
         String id,
@@ -38,7 +39,8 @@ record SlurmJob(
         Instant submittedAt,
         String nodeList,
         String features,
-        String licenses) {
+        String licenses,
+        String adminComment) {
 
     SlurmJob {
         partitions = List.copyOf(partitions);
@@ -46,6 +48,7 @@ record SlurmJob(
 
     SlurmJob withId(String newId) {
         return new SlurmJob(newId, partitions, state, reason, priority, nodes, cpus, minCpusPerNode, memoryPerNodeMb,
-                memoryPerCpuMb, tresPerNode, tresPerJob, exclusive, submittedAt, nodeList, features, licenses);
+                memoryPerCpuMb, tresPerNode, tresPerJob, exclusive, submittedAt, nodeList, features, licenses,
+                adminComment);
     }
 }

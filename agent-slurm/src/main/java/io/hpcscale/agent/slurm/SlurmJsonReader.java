@@ -251,7 +251,7 @@ final class SlurmJsonReader {
                 number(json, "memory_per_node"), number(json, "memory_per_cpu"), text(json, "tres_per_node"),
                 text(json, "tres_per_job"), "none".equalsIgnoreCase(text(json, "shared")),
                 time(json, "submit_time"),
-                text(json, "nodes"), text(json, "features"), text(json, "licenses"));
+                text(json, "nodes"), text(json, "features"), text(json, "licenses"), text(json, "admin_comment"));
         if (arrayJobId != 0 && taskId != null && !taskId.isNull()) {
             return List.of(job.withId(arrayJobId + "_" + taskId.asLong()));
         }

@@ -126,7 +126,7 @@ final class SlurmPipeReader {
                 line.has("%Q") ? Long.parseLong(required(line, "%Q")) : 1, line.integer("%D", 1),
                 line.integer("%C", 1), 0, memoryMb > 0 ? memoryMb : null, null, line.get("%b"), null,
                 "NO".equalsIgnoreCase(oversubscribe), time(line.get("%V")), line.get("%N"), line.get("%f"),
-                line.get("%W"));
+                line.get("%W"), null);
     }
 
     private static SlurmNode node(PipeFormat.Line line) {

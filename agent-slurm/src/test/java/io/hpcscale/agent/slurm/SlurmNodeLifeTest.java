@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.hpcscale.cloud.azure.events.NodeNotices;
+import io.hpcscale.common.agent.Agent;
+import io.hpcscale.common.agent.PoolMap;
 import io.hpcscale.cloud.azure.events.ScheduledEventsEndpoint;
 import io.hpcscale.cloud.azure.events.ScheduledEventsImitation;
 import io.hpcscale.common.model.ChangeMarkerDocument;
@@ -17,6 +19,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -93,7 +96,7 @@ class SlurmNodeLifeTest {
     /**
      * The scaler finds a job it can never place (it asks for the feature ib, which the pool does not say its nodes
      * have: no {@code pool.batch.resource.ib}) and says why; the agent writes it to the job's AdminComment, which
-     * {@code scontrol show job} shows, and takes it back once the reason is gone.
+     * {@code scontrol show job} shows, and an agent started since takes it back once the reason is gone.
      */
     @Test
     void aJobThePoolCanNeverRunShowsWhyInItsAdminComment() throws Exception {
@@ -107,10 +110,13 @@ class SlurmNodeLifeTest {
             System.out.printf("real Slurm, a job the pool cannot run: scontrol show job %s says AdminComment=%s%n",
                     job, shown);
 
+            // A restarted agent knows nothing it showed but what squeue --json says of the job's AdminComment.
             DocumentStore documents = new DocumentStore(services.store);
+            Agent restarted = new Agent(services.adapter, documents, new PoolMap(Map.of("batch", "batch"), Map.of()),
+                    "head", "test");
             documents.upsert(List.of(WaitReasonsDocument.none("batch"),
                     new ChangeMarkerDocument(ChangeMarkerDocument.DRAINS, Instant.now())));
-            services.agent.runOnce(Instant.now());
+            restarted.runOnce(Instant.now());
             assertEquals("", adminComment(slurm, job), "taken back once the reason is gone");
         }
     }

@@ -215,11 +215,12 @@ public final class Agent {
             JobAdmission.Admitted admitted = admission.admit(snapshot);
             admitted.problems().forEach(problem -> log.warn("{}", problem));
             snapshot = admitted.snapshot();
-            problems.addAll(waitReasons.show(waitReasonsRead, snapshot, now));
             DesiredDocuments desired = mapper.map(snapshot, drains, previous, now);
             ChangeSet changes = reconciler.diff(desired, written, snapshot.unreadableJobIds(),
                     snapshot.unreadableNodes());
             write(changes);
+            // After the documents are written: the commands may take the scheduler's time, the scaler's not.
+            waitReasons.show(waitReasonsRead, snapshot, now).ifPresent(problems::add);
             succeeded = true;
             drainMarkerRead = marker;
             signature.ifPresent(value -> signatureRead = value);
@@ -263,10 +264,11 @@ public final class Agent {
                     }
                 }
             }
+            // What nodes wrote themselves goes with the drains: a node moves the same marker when it writes. Read
+            // before anything read is kept, so that a store failing here leaves all of it to be read again.
+            nodeReports.reread(now);
             waitReasonsRead = reasons;
-            // What nodes wrote themselves goes with the drains: a node moves the same marker when it writes.
             drainsRead = byNode;
-            nodeReports.reread();
             drainsReadAt = now;
             return byNode;
         }

@@ -170,6 +170,18 @@ public final class FakeSchedulerAdapter implements SchedulerAdapter {
         return reasons.get(jobId);
     }
 
+    /** Someone writes this comment on the job, as an administrator does with scontrol. */
+    public synchronized FakeSchedulerAdapter comment(String jobId, String text) {
+        reasons.put(jobId, text);
+        return this;
+    }
+
+    /** The comments as a read shows them, as Slurm's AdminComment. */
+    @Override
+    public synchronized Map<String, String> waitReasonFields() {
+        return Map.copyOf(reasons);
+    }
+
     private void checkCommand(String name) throws SchedulerCommandException {
         if (commandFailure != null) {
             throw new SchedulerCommandException(commandFailure, null);

@@ -33,12 +33,14 @@ final class NodeReportActions {
     NodeReportActions(SchedulerAdapter adapter, DocumentStore store) {
         this.adapter = adapter;
         this.store = store;
+        // The agent gives each read its cycle's time; the clock is not asked.
         this.reads = new PartitionReads(store, Clock.systemUTC(), Duration.ofHours(1));
     }
 
-    /** Reads what changed in the nodes' reports since the last read. */
-    void reread() {
-        read = NodeReports.read(store, reads);
+    /** Reads what changed in the nodes' reports since the last read; the whole of them once an hour. */
+    void reread(Instant now) {
+        reads.beginCycle();
+        read = NodeReports.read(store, reads, now);
     }
 
     Map<String, NoticeDocument> notices() {

@@ -7,6 +7,7 @@ import io.hpcscale.common.model.NoticeDocument;
 import io.hpcscale.common.store.DocumentStore;
 import io.hpcscale.common.store.DocumentStore.Versioned;
 import io.hpcscale.common.store.PartitionReads;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
@@ -26,10 +27,11 @@ record NodeReports(Map<String, Versioned<NoticeDocument>> notices, Map<String, V
         health = Map.copyOf(health);
     }
 
-    static NodeReports read(DocumentStore store, PartitionReads reads) {
+    static NodeReports read(DocumentStore store, PartitionReads reads, Instant now) {
         Map<String, Versioned<NoticeDocument>> notices = new HashMap<>();
         Map<String, Versioned<HealthDocument>> health = new HashMap<>();
-        for (Versioned<ClusterLoadDocument> read : store.versioned(reads.read(ClusterLoadDocument.META_POOL, TYPES))) {
+        for (Versioned<ClusterLoadDocument> read : store.versioned(reads.read(ClusterLoadDocument.META_POOL, TYPES,
+                now))) {
             if (read.document() instanceof NoticeDocument notice) {
                 notices.put(notice.name(), new Versioned<>(notice, read.etag()));
             } else if (read.document() instanceof HealthDocument check) {

@@ -1,6 +1,7 @@
 package io.hpcscale.common.agent;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -84,4 +85,13 @@ public interface SchedulerAdapter {
      * agent shows it again then; null when it stays until hpcscale changes it.
      */
     Duration waitReasonLasts();
+
+    /**
+     * What the field {@link #showWaitReason} writes holds on each job of the last read that has text there, where
+     * the read shows it (Slurm's AdminComment); empty where it does not. The agent leaves alone a job whose field holds
+     * someone else's text, and after a restart knows which jobs show a reason it wrote.
+     */
+    default Map<String, String> waitReasonFields() {
+        return Map.of();
+    }
 }

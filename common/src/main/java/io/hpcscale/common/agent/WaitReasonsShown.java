@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -22,23 +23,34 @@ import org.slf4j.LoggerFactory;
  * scheduler commands. A job that starts within {@link #GRACE} of its submission is never told a reason that holds
  * for the whole pool; a job that starts, or whose reason went, has what hpcscale showed taken back.
  *
- * <p>What was shown is kept in memory only: an agent that restarts shows each reason once more, which costs one
- * command a job and tells the users nothing false.
+ * <p>What was shown is kept in memory, and learnt again after a restart where the scheduler's read shows the field
+ * ({@link SchedulerAdapter#waitReasonFields}: Slurm's AdminComment), so that a reason written before the restart is
+ * taken back when it no longer holds; a field holding someone else's text is left alone. Where the read does not show
+ * it (PBS, whose scheduler writes over the comment anyway; Kubernetes, whose events expire), a restarted agent shows
+ * each reason once more.
  */
 final class WaitReasonsShown {
     private static final Logger log = LoggerFactory.getLogger(WaitReasonsShown.class);
     /** A job queued this briefly is about to start on a node already up: a pool-wide reason would only be noise. */
     static final Duration GRACE = Duration.ofMinutes(1);
     static final int PER_CYCLE = 50;
+    /** How long a job whose command failed waits before it is tried again. */
+    static final Duration AFTER_FAILURE = Duration.ofMinutes(10);
     /** What users see before the reason, so that they know who says it. */
     static final String PREFIX = "hpcscale: ";
 
     private record Shown(String reason, Instant at) {
     }
 
+    /** A command to give: the job's reason, or null to take it back. */
+    private record Change(String jobId, String reason) {
+    }
+
     private final SchedulerAdapter adapter;
     private final PoolMap pools;
     private final Map<String, Shown> shown = new HashMap<>();
+    /** Jobs whose last command failed, and when. */
+    private final Map<String, Instant> failedAt = new HashMap<>();
 
     WaitReasonsShown(SchedulerAdapter adapter, PoolMap pools) {
         this.adapter = adapter;
@@ -46,45 +58,70 @@ final class WaitReasonsShown {
     }
 
     /**
-     * Brings what each job shows up to date with the pools' reasons.
+     * Brings what each job shows up to date with the pools' reasons: first the jobs that show nothing yet or a reason
+     * that changed, then those whose reason the scheduler may have replaced. A command that fails ends the cycle's
+     * commands (the scheduler is likely refusing them all: no right, a server down or slow) and that job waits
+     * {@link #AFTER_FAILURE} before it is tried again, so one job the scheduler refuses holds up no other.
      *
      * @param reasons the pools' reasons as last read, by pool; a pool without one has nothing to say
-     * @return what failed, one line a job
+     * @return what failed, in one line, or nothing
      */
-    List<String> show(Map<String, WaitReasonsDocument> reasons, SchedulerSnapshot snapshot, Instant now)
+    Optional<String> show(Map<String, WaitReasonsDocument> reasons, SchedulerSnapshot snapshot, Instant now)
             throws InterruptedException {
         Set<String> present = snapshot.jobs().stream().map(SchedulerJob::id).collect(Collectors.toSet());
         shown.keySet().retainAll(present);
+        failedAt.keySet().retainAll(present);
         Duration lasts = adapter.waitReasonLasts();
-        List<String> problems = new ArrayList<>();
-        int commands = 0;
+        Map<String, String> fields = adapter.waitReasonFields();
+        List<Change> changes = new ArrayList<>();
+        List<Change> refreshes = new ArrayList<>();
         for (SchedulerJob job : snapshot.jobs()) {
-            String wanted = wanted(job, reasons, now);
-            Shown current = shown.get(job.id());
-            boolean change = wanted == null ? current != null
-                    : current == null || !wanted.equals(current.reason())
-                            || lasts != null && !now.isBefore(current.at().plus(lasts));
-            if (!change) {
+            Instant failed = failedAt.get(job.id());
+            if (failed != null && now.isBefore(failed.plus(AFTER_FAILURE))) {
                 continue;
             }
-            if (commands++ == PER_CYCLE) {
-                log.debug("more jobs wait for a new reason than one cycle shows: the rest next cycle");
-                break;
+            String field = fields.get(job.id());
+            if (field != null && !field.startsWith(PREFIX)) {
+                // Someone else's comment on the job: hpcscale neither writes over it nor clears it.
+                shown.remove(job.id());
+                continue;
             }
-            try {
-                adapter.showWaitReason(job.id(), wanted);
-                if (wanted == null) {
-                    shown.remove(job.id());
-                } else {
-                    shown.put(job.id(), new Shown(wanted, now));
-                    log.atInfo().addKeyValue(LogFields.ACTION, "wait-reason").log("job {} shows: {}", job.id(),
-                            wanted);
-                }
-            } catch (SchedulerCommandException e) {
-                problems.add("showing job " + job.id() + " why it waits failed: " + e.getMessage());
+            if (field != null && !shown.containsKey(job.id())) {
+                // Written before this agent started: known as shown, so that it is taken back when it no longer holds.
+                shown.put(job.id(), new Shown(field, now));
+            }
+            String wanted = wanted(job, reasons, now);
+            Shown current = shown.get(job.id());
+            if (wanted == null ? current != null : current == null || !wanted.equals(current.reason())) {
+                changes.add(new Change(job.id(), wanted));
+            } else if (wanted != null && lasts != null && !now.isBefore(current.at().plus(lasts))) {
+                refreshes.add(new Change(job.id(), wanted));
             }
         }
-        return problems;
+        changes.addAll(refreshes);
+        int done = 0;
+        for (Change change : changes.subList(0, Math.min(PER_CYCLE, changes.size()))) {
+            try {
+                adapter.showWaitReason(change.jobId(), change.reason());
+            } catch (SchedulerCommandException e) {
+                failedAt.put(change.jobId(), now);
+                return Optional.of("showing job " + change.jobId() + " why it waits failed: " + e.getMessage()
+                        + (changes.size() - done > 1 ? "; " + (changes.size() - done - 1) + " more jobs are told "
+                                + "at the next cycles" : ""));
+            }
+            done++;
+            if (change.reason() == null) {
+                shown.remove(change.jobId());
+            } else {
+                shown.put(change.jobId(), new Shown(change.reason(), now));
+                log.atInfo().addKeyValue(LogFields.ACTION, "wait-reason").log("job {} shows: {}", change.jobId(),
+                        change.reason());
+            }
+        }
+        if (changes.size() > PER_CYCLE) {
+            log.debug("{} jobs wait for a reason to be shown: the rest at the next cycles", changes.size() - done);
+        }
+        return Optional.empty();
     }
 
     /**

@@ -94,8 +94,12 @@ public final class PartitionReads {
     }
 
     /** The pool's documents of these types, as they are now. */
-    public synchronized List<StoredDocument> read(String pool, Set<DocumentType> types) {
-        Instant now = clock.instant();
+    public List<StoredDocument> read(String pool, Set<DocumentType> types) {
+        return read(pool, types, clock.instant());
+    }
+
+    /** The pool's documents of these types, as they are now, for a reader whose cycle began at {@code now}. */
+    public synchronized List<StoredDocument> read(String pool, Set<DocumentType> types, Instant now) {
         PoolCopy copy = copies.get(pool);
         boolean periodic = copy != null && !now.isBefore(copy.wholeAt.plus(fullReadEvery)) && !periodicReadDone;
         periodicReadDone |= periodic;

@@ -100,16 +100,48 @@ class AgentWaitReasonsTest {
     }
 
     @Test
-    void aRefusedCommandIsReportedAndTriedAgainNextCycle() throws Exception {
-        queued("7.hc", "hc", clock.instant().minus(Duration.ofMinutes(5)));
+    void aRefusedCommandEndsTheCyclesCommandsInOneLineAndItsJobIsTriedAgainTenMinutesLater() throws Exception {
+        for (int i = 1; i <= 3; i++) {
+            queued(i + ".hc", "hc", clock.instant().minus(Duration.ofMinutes(5)));
+        }
         scalerSays(new WaitReasonsDocument("hc", PROTECTED, Map.of()));
         scheduler.failCommands("scontrol: error: Access/permission denied");
         CycleReport refused = cycle();
-        assertTrue(refused.problems().stream().anyMatch(p -> p.contains("showing job 7.hc why it waits failed")
-                && p.contains("permission denied")), refused.problems().toString());
+        assertEquals(List.of("showing job 1.hc why it waits failed: scontrol: error: Access/permission denied; 2 more "
+                + "jobs are told at the next cycles"), refused.problems());
+        assertEquals(1, scheduler.commands().size(), "the scheduler refuses them all: one command, not three");
         scheduler.failCommands(null);
         cycle();
+        assertNull(scheduler.reasonShown("1.hc"), "waits its ten minutes");
+        assertEquals("hpcscale: " + PROTECTED, scheduler.reasonShown("2.hc"));
+        clock.advance(Duration.ofMinutes(10));
+        cycle();
+        assertEquals("hpcscale: " + PROTECTED, scheduler.reasonShown("1.hc"));
+    }
+
+    @Test
+    void aCommentSomeoneElseWroteIsNeitherWrittenOverNorCleared() throws Exception {
+        queued("7.hc", "hc", clock.instant().minus(Duration.ofMinutes(5)));
+        scheduler.comment("7.hc", "moved to the new project's account, ask Ana");
+        scalerSays(new WaitReasonsDocument("hc", PROTECTED, Map.of()));
+        cycle();
+        scalerSays(WaitReasonsDocument.none("hc"));
+        cycle();
+        assertEquals("moved to the new project's account, ask Ana", scheduler.reasonShown("7.hc"));
+        assertTrue(scheduler.commands().isEmpty(), scheduler.commands().toString());
+    }
+
+    @Test
+    void aRestartedAgentTakesBackAReasonItsPredecessorShowedOnceItNoLongerHolds() throws Exception {
+        queued("7.hc", "hc", clock.instant().minus(Duration.ofMinutes(5)));
+        scalerSays(new WaitReasonsDocument("hc", PROTECTED, Map.of()));
+        cycle();
         assertEquals("hpcscale: " + PROTECTED, scheduler.reasonShown("7.hc"));
+
+        agent = new Agent(scheduler, documents, pools, "head", "test");
+        scalerSays(WaitReasonsDocument.none("hc"));
+        cycle();
+        assertNull(scheduler.reasonShown("7.hc"), "the reason the read shows was known as hpcscale's");
     }
 
     @Test
@@ -119,8 +151,10 @@ class AgentWaitReasonsTest {
         agent = new Agent(scheduler, documents, both, "head", "test");
         scheduler.putJob(new SchedulerJob("5.x", List.of("hc", "gpu"), JobState.Queued,
                 List.of(new Chunk(1, 4, 1024, 0)), 1, Placement.free, false, clock.instant().minusSeconds(600)));
+        queued("6.hc", "hc", clock.instant().minusSeconds(600));
         scalerSays(new WaitReasonsDocument("hc", PROTECTED, Map.of()));
         cycle();
+        assertEquals("hpcscale: " + PROTECTED, scheduler.reasonShown("6.hc"), "the reason was read");
         assertNull(scheduler.reasonShown("5.x"), "pool gpu may still start a node for it");
     }
 }

@@ -67,7 +67,7 @@ final class IdleDrain implements Decision {
         draining.removeAll(draft.cancelledDrains());
         draining.addAll(draft.scaleDownDrains());
         // Failed boots being stopped are out of the view already: the planner took them out after BootTimeout.
-        int staying = view.inService() - draining.size();
+        int staying = view.countedForMin() - draining.size();
         return Math.min(staying - view.pool().min(), view.pool().maxStopPerCycle() - draft.scaleDownDrains().size());
     }
 

@@ -9,6 +9,7 @@ import io.hpcscale.scaler.documents.BootHealth;
 import io.hpcscale.scaler.documents.InstanceRecord;
 import io.hpcscale.scaler.documents.ScalerStateDocument;
 import io.hpcscale.scaler.removal.RemovalMessage;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -20,8 +21,9 @@ import java.util.TreeMap;
 /**
  * Sorts a pool's listed instances, once its memory is settled ({@link PoolObservation}), into the {@link PoolView}
  * every decision reads. Instances that hpcscale started are booting until their node reports to the scheduler,
- * and those it found starting until then or their boot timeout; every other running instance is up. A running instance whose node no agent reports is left
- * alone: its node may well run jobs under a mapping hpcscale does not know. Boots that ended are recorded in the
+ * and those it found starting until then or their boot timeout; every other running instance is up. A running
+ * instance whose node no agent reports is left alone: its node may well run jobs under a mapping hpcscale does not
+ * know. Boots that ended are recorded in the
  * memory the view carries. An instance whose node asked for its removal (a record of the memory, or a message of
  * this cycle) is leaving, and none of running, booting or stopped.
  */
@@ -39,6 +41,7 @@ final class InstanceSorting {
         List<Instance> unknown = new ArrayList<>();
         Set<String> leaving = new HashSet<>();
         SortedMap<String, InstanceRecord> booted = new TreeMap<>();
+        SortedMap<String, InstanceRecord> othersEnded = new TreeMap<>();
         PoolView unsorted = PoolView.unsorted(s, fresh);
         for (Instance instance : PoolView.sortedByNode(s.instances().instances())) {
             VmDocument vm = unsorted.vmOf(instance);
@@ -59,11 +62,15 @@ final class InstanceSorting {
             switch (state) {
                 case STARTING -> addUnlessLeaving(booting, instance, isLeaving);
                 case RUNNING -> {
-                    if (bootingRecord && !(fresh && reported) && !agentless && !othersBootOver(s, record)) {
+                    boolean others = bootingRecord && vm == null && !s.reportedInAnotherPool(instance.nodeName())
+                            && othersBootOver(s, memory, record);
+                    if (bootingRecord && !(fresh && reported) && !agentless && !others) {
                         addUnlessLeaving(booting, instance, isLeaving);
                         continue;
                     }
-                    if (bootingRecord && !othersBootOver(s, record)) {
+                    if (others) {
+                        othersEnded.put(instance.id(), record.bootEnded());
+                    } else if (bootingRecord) {
                         booted.put(instance.id(), record.bootEnded());
                     }
                     addUnlessLeaving(running, instance, isLeaving);
@@ -80,6 +87,11 @@ final class InstanceSorting {
                     // On its way down, or broken: neither capacity nor something to act on.
                 }
             }
+        }
+        if (!othersEnded.isEmpty()) {
+            SortedMap<String, InstanceRecord> records = new TreeMap<>(memory.instances());
+            records.putAll(othersEnded);
+            memory = memory.withInstances(records);
         }
         if (!booted.isEmpty()) {
             SortedMap<String, InstanceRecord> records = new TreeMap<>(memory.instances());
@@ -98,17 +110,23 @@ final class InstanceSorting {
         return unsorted.sorted(memory, running, booting, stopped, unknown, leaving);
     }
 
-    /** Whether a node of a pool that checks its nodes passed its check; true elsewhere. */
     /**
-     * An instance found starting that hpcscale did not start, whose node has not reported within the boot timeout:
+     * An instance found starting that hpcscale did not start, whose node no agent knows within the boot timeout:
      * someone else's (started by hand, from an image without the scheduler's daemon), not a failed boot of the pool.
-     * From then on it counts as running unreported, no longer as capacity on its way: {@link Orphans} decides.
+     * (A node the agent reports, down or unchecked, is the pool's: its boot timeout stops it as a failed boot.)
+     * Its boot ends, uncounted, and from then on it runs unreported: {@link Orphans} decides. Not one first seen
+     * within a boot timeout of hpcscale's last growth: that may be one of its own that the listing showed late.
      */
-    private static boolean othersBootOver(PoolState s, InstanceRecord record) {
-        return !record.startedByHpcscale() && record.bootingSince() != null
-                && !record.bootingSince().plus(s.pool().bootTimeout()).isAfter(s.now());
+    private static boolean othersBootOver(PoolState s, ScalerStateDocument memory, InstanceRecord record) {
+        Instant since = record.bootingSince();
+        if (record.startedByHpcscale() || since == null || since.plus(s.pool().bootTimeout()).isAfter(s.now())) {
+            return false;
+        }
+        Instant grown = memory.grownAt();
+        return grown == null || since.isAfter(grown.plus(s.pool().bootTimeout()));
     }
 
+    /** Whether a node of a pool that checks its nodes passed its check; true elsewhere. */
     private static boolean checkPassed(PoolState s, Instance instance) {
         if (!s.pool().healthChecked()) {
             return true;

@@ -140,15 +140,16 @@ public final class Planner {
         decisions.forEach(decision -> decision.decide(view, draft));
     }
 
-    private static PlanResult result(PoolView view, PlanDraft draft, Demand demand) {
+    private PlanResult result(PoolView view, PlanDraft draft, Demand demand) {
         return result(view.state(), view.memory(), draft, demand, passedOn(view, demand));
     }
 
-    private static PlanResult result(PoolState state, ScalerStateDocument memory, PlanDraft draft, Demand demand,
+    private PlanResult result(PoolState state, ScalerStateDocument memory, PlanDraft draft, Demand demand,
             Set<String> passedOn) {
         return new PlanResult(new Plan(state.pool().name(), draft.actions(), draft.notes(), draft.foundList(),
                 PoolView.considered(state).size(), state.instances().unknownBecause(), demand, passedOn), memory,
-                WaitReasons.of(state.pool(), memory, draft.notes(), demand, state.now()));
+                state.instances().known() && PoolView.fresh(state, staleAfter)
+                        ? WaitReasons.of(state.pool(), memory, draft.notes(), demand, state.now()) : null);
     }
 
     /**

@@ -7,6 +7,7 @@ import io.hpcscale.common.model.JobState;
 import io.hpcscale.common.model.NodeNames;
 import io.hpcscale.common.model.VmDocument;
 import io.hpcscale.scaler.cloud.Instance;
+import io.hpcscale.scaler.documents.InstanceRecord;
 import io.hpcscale.scaler.documents.ScalerStateDocument;
 import io.hpcscale.scaler.pool.PoolConfig;
 import java.time.Duration;
@@ -141,22 +142,26 @@ final class PoolView {
     }
 
     /**
-     * The active instances that serve the scheduler, or will once booted: those counted for the pool's min. An
-     * instance that runs with a node no agent reports (an orphan, a node under a mapping hpcscale does not know) costs
-     * as much and counts for the max, but no job of the pool can land on it. Without a fresh read every active
-     * instance counts: not knowing is no reason to start more.
+     * The active instances counted for the pool's min: all but those hpcscale did not start whose node no agent
+     * reports (orphans in the making), which cost as much and count for the max, but on which no job of the pool can
+     * land. Instances hpcscale started count whatever their nodes report: a node mapping that does not match would
+     * otherwise start more and more of them. Without a fresh read, or while the agent reports nodes of the pool that
+     * are no instance of it (the mapping is wrong), every active instance counts.
      */
-    int inService() {
-        if (!fresh || agentless(state)) {
+    int countedForMin() {
+        boolean mappingMatches = state.vms().stream().allMatch(vm -> !state.instances().byNode(vm.name()).isEmpty());
+        if (!fresh || agentless(state) || !mappingMatches) {
             return active();
         }
-        int unreported = 0;
+        int others = 0;
         for (Instance instance : running) {
-            if (vmOf(instance) == null && !state.reportedInAnotherPool(instance.nodeName())) {
-                unreported++;
+            boolean startedByHpcscale = memory.instance(instance.id()).map(InstanceRecord::startedByHpcscale)
+                    .orElse(false);
+            if (!startedByHpcscale && vmOf(instance) == null && !state.reportedInAnotherPool(instance.nodeName())) {
+                others++;
             }
         }
-        return active() - unreported;
+        return active() - others;
     }
 
     /**

@@ -37,9 +37,6 @@ final class WaitReasons {
     private static String poolReason(PoolConfig pool, ScalerStateDocument memory, Set<EventKind> noted,
             Instant now) {
         String name = "pool " + pool.name();
-        if (noted.contains(EventKind.INSTANCES_UNKNOWN)) {
-            return "hpcscale cannot list the instances of " + name + " now, and starts none until it can";
-        }
         if (memory.bootHealth().protectedNow() || noted.contains(EventKind.PROTECTED)) {
             return name + " is protected after repeated failed boots: no node starts until an administrator "
                     + "resumes it";

@@ -66,7 +66,12 @@ final class PoolCycle {
         if (preparation.failed() != null) {
             return preparation.failed();
         }
-        return finish(preparation.prepared(), view.jobsOf(pool.name()), view.vmsOf(pool.name()), null).outcome();
+        Finished finished = finish(preparation.prepared(), view.jobsOf(pool.name()), view.vmsOf(pool.name()), null);
+        if (act) {
+            // A pool alone: in a group another pool may serve the jobs this one cannot, so a group says nothing.
+            tellUsers(finished.result().waitReasons());
+        }
+        return finished.outcome();
     }
 
     /** Either what the pool needs to plan, or the outcome of a pool that cannot be planned this cycle. */
@@ -125,7 +130,6 @@ final class PoolCycle {
         }
         Actuation actuation = new Actuation(pool, result.plan(), now, context, result.state(), prepared.loaded());
         List<ScalerEvent> events = actuation.run();
-        tellUsers(result.waitReasons());
         context.events().endPoolCycle(pool.name());
         if (!context.dryRun()) {
             context.usage().record(pool.name(), census, now);
@@ -135,11 +139,12 @@ final class PoolCycle {
     }
 
     /**
-     * Writes why the pool's jobs wait when that changed, and moves the marker so that the agents show it at once.
+     * Writes why the pool's jobs wait when that changed (not when the plan could not say: null), and moves the marker
+     * so that the agents show it at once.
      * A failed write is said and tried again next cycle, since what is stored still differs.
      */
     private void tellUsers(WaitReasonsDocument reasons) {
-        if (context.dryRun() || context.gate().closedBecause() != null
+        if (reasons == null || context.dryRun() || context.gate().closedBecause() != null
                 || reasons.equals(view.waitReasonsOf(pool.name()))) {
             return;
         }

@@ -179,7 +179,7 @@ class PlannerTest {
         pool.min = 2;
         Plan plan = pool.plan().plan();
         assertEquals(1, plan.starts().size());
-        assertEquals("the pool's min is 2 and 1 instance is in service", plan.starts().get(0).reason());
+        assertEquals("the pool's min is 2 and 1 instance counts for it", plan.starts().get(0).reason());
         assertTrue(plan.drains().isEmpty(), "the idle node is part of the min");
     }
 

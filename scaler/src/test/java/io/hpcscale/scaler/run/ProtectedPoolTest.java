@@ -127,8 +127,8 @@ class ProtectedPoolTest {
         System.out.println("why the jobs of pool img waited, as written: " + written);
 
         fixture.cloud.breakBoots("img", 0);
-        PoolResume.resume(documents, "img", new ScalerEvents(documents, Duration.ofDays(1), true), fixture.clock.instant(),
-                "a test");
+        PoolResume.resume(documents, "img", new ScalerEvents(documents, Duration.ofDays(1), true),
+                fixture.clock.instant(), "a test");
         minutes(scaler, 3);
         assertEquals(null, documents.read(WaitReasonsDocument.keyFor("img"), WaitReasonsDocument.class)
                 .orElseThrow().document().reason(), "resumed: nothing stops the pool's jobs any more");

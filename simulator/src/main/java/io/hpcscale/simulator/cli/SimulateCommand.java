@@ -39,9 +39,9 @@ final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--trace", required = true, paramLabel = "FILE", description = "The trace, in SWF.")
     private Path trace;
 
-    @Option(names = "--cpus-per-node", paramLabel = "N", defaultValue = "1",
-            description = "Processors of the trace per node (default: ${DEFAULT-VALUE}: one processor is one node).")
-    private int cpusPerNode;
+    @Option(names = "--cpus-per-node", paramLabel = "N", description = "Processors of the trace per node (default: "
+            + "the trace's MaxProcs over its MaxNodes, rounded up; 1 when its header does not give both).")
+    private Integer cpusPerNode;
 
     @Option(names = "--max-nodes", paramLabel = "N", description = "Instances the pool has (default: the trace's "
             + "MaxNodes).")
@@ -149,7 +149,7 @@ final class SimulateCommand implements Callable<Integer> {
         NodeHourPrice price;
         try {
             price = pricePerHour == null ? null : new NodeHourPrice(pricePerHour);
-            settings = new SimulationSettings(cpusPerNode, nodes, BootTimes.parse(bootTime), evictions, quota, seed,
+            settings = new SimulationSettings(cpusPerNode != null ? cpusPerNode : workload.processorsPerNode(), nodes, BootTimes.parse(bootTime), evictions, quota, seed,
                     min, Durations.parse(idleTimeout), maxStart, maxStop, Duration.ofMinutes(2), Duration.ofMinutes(1),
                     Durations.parse(agentQuickInterval), Durations.parse(scalerQuickInterval), Duration.ofMinutes(10),
                     staticSizes == null ? List.of(nodes) : staticSizes, target);

@@ -11,7 +11,6 @@ import io.hpcscale.common.store.InMemoryClusterLoadStore;
 import io.hpcscale.common.time.SettableClock;
 import io.hpcscale.scaler.cloud.Instance;
 import io.hpcscale.scaler.cloud.PowerState;
-import io.hpcscale.scaler.documents.InstanceRecord;
 import io.hpcscale.scaler.documents.ScalerStateDocument;
 import io.hpcscale.scaler.pool.PoolConfig;
 import io.hpcscale.scaler.pool.PoolConfigs;
@@ -237,13 +236,18 @@ final class SoakScenario {
     }
 
     /**
-     * Whether the scaler recorded the instance as one it started: one that appears while its own create is pending
-     * cannot be told from those it asked for, on Azure as here, and is timed as its boot.
+     * Whether the scaler may take the instance for one of its own, as it does on Azure too: one it recorded as started,
+     * or one it first saw within a boot timeout of its last growth (a create's instance the listing showed late), which
+     * it times as a boot.
      */
-    private static boolean takenForItsOwn(DocumentStore recorded, String pool, String instanceId) {
+    private boolean takenForItsOwn(DocumentStore recorded, String pool, String instanceId) {
+        Duration bootTimeout = pools.stream().filter(p -> p.name().equals(pool)).findFirst().orElseThrow()
+                .bootTimeout();
         return recorded.read(new DocumentKey(pool, ScalerStateDocument.idFor(pool)), ScalerStateDocument.class)
-                .flatMap(state -> state.document().instance(instanceId))
-                .map(InstanceRecord::startedByHpcscale).orElse(false);
+                .map(read -> read.document()).map(state -> state.instance(instanceId).map(record ->
+                        record.startedByHpcscale() || state.grownAt() != null && record.startedAt() != null
+                                && !record.startedAt().isAfter(state.grownAt().plus(bootTimeout))).orElse(false))
+                .orElse(false);
     }
 
     /** An orphan its pool leaves running, as told: not forgotten, nor keeping the cluster from its end. */
