@@ -34,6 +34,8 @@ public final class SimulatedNodePrograms {
         final Instant at;
         State state = State.PENDING;
         Instant resultAt;
+        /** Its check failed and its daemon started unheld, once holdWait passed: the documented window. */
+        boolean holdWaitRanOut;
 
         Boot(Instant at) {
             this.at = at;
@@ -111,9 +113,23 @@ public final class SimulatedNodePrograms {
         return switch (boot.state) {
             case PENDING -> false;
             case PASSED -> true;
-            case FAILED -> !now.isBefore(boot.resultAt.plus(holdWait)) || store.read(HealthDocument.keyFor(node),
-                    HealthDocument.class).map(check -> check.document().heldAt() != null).orElse(false);
+            case FAILED -> {
+                boolean held = store.read(HealthDocument.keyFor(node), HealthDocument.class)
+                        .map(check -> check.document().heldAt() != null).orElse(false);
+                boot.holdWaitRanOut |= !held && !now.isBefore(boot.resultAt.plus(holdWait));
+                yield held || boot.holdWaitRanOut;
+            }
         };
+    }
+
+    /**
+     * Whether the node's check of this boot failed and its daemon started without the agent's hold, once
+     * {@code holdWait} passed: what docs/operations.md says a node does when no agent holds it in time (the store or
+     * the agent down that long), rather than wait for good.
+     */
+    synchronized boolean holdWaitRanOut(String node) {
+        Boot boot = boots.get(node);
+        return boot != null && boot.holdWaitRanOut;
     }
 
     /** Whether the node's check of this boot passed; true in a pool that checks nothing. */

@@ -136,6 +136,7 @@ public final class SimulatedScheduler implements SchedulerAdapter {
     private int evictedJobs;
     private int requeuedJobs;
     private final Set<String> jobsToldWhy = new HashSet<>();
+    private int jobsAfterHoldWait;
     /** What hpcscale-node does on the nodes, or null where the simulation runs no node program. */
     private SimulatedNodePrograms nodePrograms;
     private int lostAdministratorMarks;
@@ -546,6 +547,14 @@ public final class SimulatedScheduler implements SchedulerAdapter {
         return null;
     }
 
+    /**
+     * Jobs started on a node whose check failed after its hold wait ran out unheld: the window docs/operations.md
+     * documents (no agent held the node within {@code node.healthCheckHoldWait}), counted rather than a violation.
+     */
+    public synchronized int jobsAfterHoldWait() {
+        return jobsAfterHoldWait;
+    }
+
     /** How many jobs were ever shown why they wait. */
     public synchronized int jobsToldWhyTheyWait() {
         return jobsToldWhy.size();
@@ -744,7 +753,11 @@ public final class SimulatedScheduler implements SchedulerAdapter {
         for (String name : names) {
             Node node = nodes.get(name);
             node.job = job.id();
-            if (nodePrograms != null && !nodePrograms.passed(node.pool, name) && !node.returnedByAdministrator) {
+            if (nodePrograms != null && !nodePrograms.passed(node.pool, name) && !node.returnedByAdministrator
+                    && nodePrograms.holdWaitRanOut(name)) {
+                jobsAfterHoldWait++;
+            } else if (nodePrograms != null && !nodePrograms.passed(node.pool, name)
+                    && !node.returnedByAdministrator) {
                 String message = "job " + job.id() + " started on node " + name + ", whose health check of this "
                         + "boot had not passed";
                 violations.add(message);

@@ -60,7 +60,7 @@ final class SoakScenario {
 
     /** What one scenario did and what it found wrong. */
     record Result(long steps, long jobsRun, long actionsChecked, boolean twoPools, boolean spot, boolean twoScalers,
-            boolean checked, int jobsRequeued, int jobsToldWhy,
+            boolean checked, int jobsRequeued, int jobsToldWhy, int jobsAfterHoldWait,
             List<String> violations) {
     }
 
@@ -159,7 +159,8 @@ final class SoakScenario {
         violations.addAll(cluster.scheduler().violations().stream().map(v -> "seed " + seed + ": " + v).toList());
         return new Result(steps, cluster.scheduler().finishedJobs().size(), audit.starts() + audit.stops(),
                 pools.size() > 1, spot, twoScalers, checked, cluster.scheduler().requeuedJobs(),
-                cluster.scheduler().jobsToldWhyTheyWait(), List.copyOf(violations));
+                cluster.scheduler().jobsToldWhyTheyWait(), cluster.scheduler().jobsAfterHoldWait(),
+                List.copyOf(violations));
     }
 
     private void step() throws InterruptedException {

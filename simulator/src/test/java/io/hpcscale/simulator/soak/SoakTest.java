@@ -40,6 +40,7 @@ class SoakTest {
         int checked = 0;
         long requeued = 0;
         long toldWhy = 0;
+        long afterHoldWait = 0;
         int scenarios = 0;
         try (ErrorLog errors = new ErrorLog()) {
             while (scenarios < scenarioCount && System.nanoTime() < deadline) {
@@ -55,15 +56,18 @@ class SoakTest {
                 checked += result.checked() ? 1 : 0;
                 requeued += result.jobsRequeued();
                 toldWhy += result.jobsToldWhy();
+                afterHoldWait += result.jobsAfterHoldWait();
                 violations.addAll(result.violations());
                 violations.addAll(errors.take().stream().map(e -> "seed " + seed + ": " + e).toList());
             }
         }
         String summary = String.format("soak: %d scenarios (seeds %d-%d; %d with two pools, %d Spot, %d with two "
                 + "scalers, %d health-checked), %d steps, faults: %s; %d calls disturbed; %d jobs run; %d requeues "
-                + "before an announced eviction; %d jobs told why they waited; %d starts and stops checked; %d violations; %ds", scenarios,
-                firstSeed, firstSeed + scenarios - 1, twoPools, spot, twoScalers, checked, steps,
-                counts.summary(), counts.disturbedCalls(), jobsRun, requeued, toldWhy, actionsChecked, violations.size(),
+                + "before an announced eviction; %d jobs told why they waited; %d jobs on a node whose check failed, "
+                + "started after its hold wait ran out unheld (documented); %d starts and stops checked; "
+                + "%d violations; %ds", scenarios, firstSeed, firstSeed + scenarios - 1, twoPools, spot, twoScalers,
+                checked, steps, counts.summary(), counts.disturbedCalls(), jobsRun, requeued, toldWhy, afterHoldWait,
+                actionsChecked, violations.size(),
                 Duration.ofNanos(System.nanoTime() - began).toSeconds());
         System.out.println(summary);
         violations.forEach(v -> System.out.println("violation: " + v));
