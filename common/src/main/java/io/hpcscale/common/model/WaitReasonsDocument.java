@@ -54,8 +54,16 @@ public record WaitReasonsDocument(String poolName, String reason, Map<String, St
         return reason == null && jobs.isEmpty();
     }
 
+    /**
+     * One line, at most {@link #MAX_REASON} long: a cloud's error may run over several lines, and a scheduler's
+     * comment field shows one.
+     */
     private static String cut(String text) {
-        return text == null || text.length() <= MAX_REASON ? text : text.substring(0, MAX_REASON - 3) + "...";
+        if (text == null) {
+            return null;
+        }
+        String line = text.strip().replaceAll("\\s+", " ");
+        return line.length() <= MAX_REASON ? line : line.substring(0, MAX_REASON - 3) + "...";
     }
 
     @Override

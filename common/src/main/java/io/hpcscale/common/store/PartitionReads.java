@@ -1,6 +1,5 @@
 package io.hpcscale.common.store;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.hpcscale.common.logging.LogFields;
 import io.hpcscale.common.model.ClusterLoadDocument;
 import io.hpcscale.common.model.DocumentKey;
@@ -61,9 +60,10 @@ public final class PartitionReads {
         void put(StoredDocument document) {
             DocumentKey key = document.key();
             documents.put(key, document);
-            JsonNode ttl = document.writtenAt() > 0 ? document.json().get("ttl") : null;
-            if (ttl != null && ttl.canConvertToLong() && ttl.asLong() > 0) {
-                expiresAt.put(key, document.writtenAt() + ttl.asLong());
+            Instant expires = document.writtenAt() > 0
+                    ? Ttl.expiresAt(document.json(), Instant.ofEpochSecond(document.writtenAt())) : null;
+            if (expires != null) {
+                expiresAt.put(key, expires.getEpochSecond());
             } else {
                 expiresAt.remove(key);
             }

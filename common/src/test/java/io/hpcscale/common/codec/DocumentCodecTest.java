@@ -91,6 +91,8 @@ class DocumentCodecTest {
         assertTrue(reasons.jobs().values().stream().allMatch(r -> r.length() == WaitReasonsDocument.MAX_REASON
                 && r.endsWith("...")));
         assertTrue(codec.encode(reasons).toString().length() < 30_000, "a write stays a few tens of RU");
+        assertEquals("AllocationFailed: no capacity. Retry later", new WaitReasonsDocument("hc",
+                "AllocationFailed: no capacity.\n  Retry later\n", Map.of()).reason(), "one line, as comments show");
     }
 
     @Test

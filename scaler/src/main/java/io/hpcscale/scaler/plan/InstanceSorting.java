@@ -23,9 +23,8 @@ import java.util.TreeMap;
  * every decision reads. Instances that hpcscale started are booting until their node reports to the scheduler,
  * and those it found starting until then or their boot timeout; every other running instance is up. A running
  * instance whose node no agent reports is left alone: its node may well run jobs under a mapping hpcscale does not
- * know. Boots that ended are recorded in the
- * memory the view carries. An instance whose node asked for its removal (a record of the memory, or a message of
- * this cycle) is leaving, and none of running, booting or stopped.
+ * know. Boots that ended are recorded in the memory the view carries. An instance whose node asked for its removal
+ * (a record of the memory, or a message of this cycle) is leaving, and none of running, booting or stopped.
  */
 final class InstanceSorting {
     private InstanceSorting() {

@@ -17,7 +17,8 @@ final class ScaleUp implements Decision {
         int active = view.active();
         boolean fresh = view.fresh();
         int min = view.pool().min();
-        int forMin = Math.max(0, min - view.countedForMin());
+        int countedForMin = view.countedForMin();
+        int forMin = Math.max(0, min - countedForMin);
         int wanted = Math.max(forMin, fresh ? demand.newNodes() : 0);
         if (demand.jobsBeyondMax() > 0) {
             String fallback = view.state().fallback();
@@ -33,8 +34,8 @@ final class ScaleUp implements Decision {
         String reason = demand.newNodes() > 0 && fresh
                 ? Words.count(runnable, "queued job") + (runnable == 1 ? " needs " : " need ")
                         + Words.count(demand.newNodes(), "more node")
-                : "the pool's min is " + min + " and " + Words.count(view.countedForMin(), "instance") + " "
-                        + (view.countedForMin() == 1 ? "counts" : "count") + " for it";
+                : "the pool's min is " + min + " and " + Words.count(countedForMin, "instance") + " "
+                        + (countedForMin == 1 ? "counts" : "count") + " for it";
         Growth.startOrCreate(view, draft, wanted, active, reason);
     }
 }
