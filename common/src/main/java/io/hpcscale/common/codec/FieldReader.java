@@ -104,7 +104,7 @@ public final class FieldReader {
             return null;
         }
         try {
-            return Instant.parse(text);
+            return InstantText.parse(text);
         } catch (DateTimeParseException e) {
             throw fail(field, "is not an ISO-8601 instant: '" + text + "'");
         }
@@ -135,7 +135,7 @@ public final class FieldReader {
         List<Instant> values = new ArrayList<>();
         for (String text : textList(field)) {
             try {
-                values.add(Instant.parse(text));
+                values.add(InstantText.parse(text));
             } catch (DateTimeParseException e) {
                 throw fail(field, "holds something that is not an ISO-8601 instant: '" + text + "'");
             }

@@ -12,7 +12,7 @@ public final class FieldWriter {
         if (value == null) {
             json.putNull(field);
         } else {
-            json.put(field, value.toString());
+            json.put(field, InstantText.format(value));
         }
     }
 

@@ -9,6 +9,7 @@ import io.hpcscale.common.model.DocumentKey;
 import io.hpcscale.common.model.DocumentType;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,14 +36,23 @@ public final class DocumentStore {
     private final OncePerKey reportedInvalid = new OncePerKey();
     /**
      * Decoded documents by ETag. An ETag names one version of one document, so its decoding never changes; a cycle
-     * that reads thousands of unchanged documents then decodes only the ones written since.
+     * that reads thousands of unchanged documents then decodes only the ones written since. Only the latest version
+     * decoded of each document is kept ({@link #etagByKey}): readers read documents as they are now, never an older
+     * version again, and keeping every version until the bound filled held 2 GB in a replay of the simulator, where the
+     * scaler's state of a 256-node pool changes most cycles.
      */
     private final Map<String, ClusterLoadDocument> decoded = new LinkedHashMap<>(1024, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<String, ClusterLoadDocument> eldest) {
-            return size() > CACHED_VERSIONS;
+            if (size() <= CACHED_VERSIONS) {
+                return false;
+            }
+            etagByKey.remove(eldest.getValue().key(), eldest.getKey());
+            return true;
         }
     };
+    /** The ETag of the version of each document that {@link #decoded} holds. */
+    private final Map<DocumentKey, String> etagByKey = new HashMap<>();
 
     public DocumentStore(ClusterLoadStore store) {
         this.store = store;
@@ -156,6 +166,10 @@ public final class DocumentStore {
         try {
             T document = codec.decode(stored.json(), documentClass);
             synchronized (decoded) {
+                String older = etagByKey.put(document.key(), stored.etag());
+                if (older != null && !older.equals(stored.etag())) {
+                    decoded.remove(older);
+                }
                 decoded.put(stored.etag(), document);
             }
             return Optional.of(document);

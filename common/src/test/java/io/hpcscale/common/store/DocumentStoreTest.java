@@ -46,4 +46,30 @@ class DocumentStoreTest {
         new DocumentStore(store).upsert(List.of(DrainDocument.request("pool", "node1", "idle", Instant.EPOCH)));
         assertEquals(List.of(1), store.sizes);
     }
+
+    @Test
+    void decodesAVersionOnceAndLetsGoOfItWhenANewerVersionOfTheDocumentIsDecoded() {
+        DocumentStore documents = new DocumentStore(new InMemoryClusterLoadStore(Clock.systemUTC()));
+        ObjectNode first = documents.codec().encode(DrainDocument.request("pool", "node1", "idle", Instant.EPOCH));
+        ObjectNode second = documents.codec().encode(DrainDocument.request("pool", "node1", "idle",
+                Instant.EPOCH.plusSeconds(60)));
+        int[] parsed = new int[1];
+        StoredDocument firstRead = StoredDocument.lazy(() -> {
+            parsed[0]++;
+            return first;
+        }, "\"1\"");
+        StoredDocument secondRead = StoredDocument.lazy(() -> second, "\"2\"");
+
+        documents.decode(List.of(firstRead));
+        documents.decode(List.of(firstRead));
+        assertEquals(1, parsed[0], "a version already decoded is not parsed again");
+
+        documents.decode(List.of(secondRead));
+        StoredDocument firstAgain = StoredDocument.lazy(() -> {
+            parsed[0]++;
+            return first;
+        }, "\"1\"");
+        documents.decode(List.of(firstAgain));
+        assertEquals(2, parsed[0], "the older version was let go once the newer one was decoded");
+    }
 }
