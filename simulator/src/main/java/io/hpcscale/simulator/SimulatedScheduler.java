@@ -249,6 +249,25 @@ public final class SimulatedScheduler implements SchedulerAdapter {
         return queued.stream().filter(j -> !j.held()).mapToInt(SimJob::nodes).sum();
     }
 
+    /**
+     * Nodes the waiting jobs at the head of the queue ask for, in order, as long as they fit in {@code room} nodes
+     * together: the jobs a scheduler that counts powered-down nodes as its own (Slurm's power saving) would start now
+     * and so power nodes up for.
+     */
+    public synchronized int queuedNodesFitting(int room) {
+        int nodes = 0;
+        for (SimJob job : queued) {
+            if (job.held()) {
+                continue;
+            }
+            if (nodes + job.nodes() > room) {
+                break;
+            }
+            nodes += job.nodes();
+        }
+        return nodes;
+    }
+
     /** Nodes the waiting and running jobs ask for. */
     public synchronized int nodesDemanded() {
         return queued.stream().filter(j -> !j.held()).mapToInt(SimJob::nodes).sum()

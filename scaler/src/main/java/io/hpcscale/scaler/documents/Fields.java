@@ -24,6 +24,10 @@ final class Fields {
     static final String FAILED_IN_A_ROW = "FailedInARow";
     static final String RECENT_FAILURES = "RecentFailures";
     static final String PROTECTED_SINCE = "ProtectedSince";
+    static final String IDLE_LEARNING = "IdleLearning";
+    static final String LAST_ARRIVAL_AT = "LastArrivalAt";
+    static final String ARRIVAL_GAPS = "ArrivalGapSeconds";
+    static final String BOOT_SECONDS = "BootSeconds";
     static final String NODES = "Nodes";
     static final String GIVEN_BACK_AT = "GivenBackAt";
     static final String GROWN_AT = "GrownAt";

@@ -40,6 +40,8 @@ import java.util.TreeMap;
  *                                again), each with when and why
  * @param growing                 for a pool spread over several scale sets, those asked to grow that have not yet
  *                                been seen running what they were asked, by name
+ * @param idleLearning            the pool's recent arrivals of work and boot times, from which an adaptive idle
+ *                                timeout is chosen
  */
 public record ScalerStateDocument(
         String poolName,
@@ -58,7 +60,8 @@ public record ScalerStateDocument(
         Instant grownAt,
         SortedMap<String, GrowthAsked> growing,
         SortedMap<String, GangWait> gangs,
-        BootHealth bootHealth) implements ClusterLoadDocument {
+        BootHealth bootHealth,
+        IdleLearning idleLearning) implements ClusterLoadDocument {
 
     /** A create written down before the call: instances found active that no record explains are attributed to it. */
     public record PendingCreate(int count, Instant at, String reason) {
@@ -78,11 +81,12 @@ public record ScalerStateDocument(
         growing = Collections.unmodifiableSortedMap(growing == null ? new TreeMap<>() : new TreeMap<>(growing));
         gangs = Collections.unmodifiableSortedMap(gangs == null ? new TreeMap<>() : new TreeMap<>(gangs));
         bootHealth = bootHealth == null ? BootHealth.NONE : bootHealth;
+        idleLearning = idleLearning == null ? IdleLearning.NONE : idleLearning;
     }
 
     public static ScalerStateDocument empty(String poolName) {
         return new ScalerStateDocument(poolName, new TreeMap<>(), 0, null, null, null, null, null, null, 0, List.of(),
-                new TreeMap<>(), new TreeMap<>(), null, new TreeMap<>(), new TreeMap<>(), BootHealth.NONE);
+                new TreeMap<>(), new TreeMap<>(), null, new TreeMap<>(), new TreeMap<>(), BootHealth.NONE, IdleLearning.NONE);
     }
 
     public static String idFor(String poolName) {
@@ -122,14 +126,14 @@ public record ScalerStateDocument(
         changed.put(instanceId, record);
         return new ScalerStateDocument(poolName, changed, consecutiveBootFailures, backoffUntil, backoffReason,
                 throttledUntil, throttleReason, pendingCreate, lastAction, evictions, evictionRounds, removals,
-                sealedScaleSets, grownAt, growing, gangs, bootHealth);
+                sealedScaleSets, grownAt, growing, gangs, bootHealth, idleLearning);
     }
 
     /** All instance records at once: one copy, where a record at a time would copy the map each time. */
     public ScalerStateDocument withInstances(SortedMap<String, InstanceRecord> records) {
         return new ScalerStateDocument(poolName, records, consecutiveBootFailures, backoffUntil, backoffReason,
                 throttledUntil, throttleReason, pendingCreate, lastAction, evictions, evictionRounds, removals,
-                sealedScaleSets, grownAt, growing, gangs, bootHealth);
+                sealedScaleSets, grownAt, growing, gangs, bootHealth, idleLearning);
     }
 
     /** Forgets instances the cloud no longer has. */
@@ -138,47 +142,53 @@ public record ScalerStateDocument(
         kept.keySet().retainAll(instanceIds);
         return new ScalerStateDocument(poolName, kept, consecutiveBootFailures, backoffUntil, backoffReason,
                 throttledUntil, throttleReason, pendingCreate, lastAction, evictions, evictionRounds, removals,
-                sealedScaleSets, grownAt, growing, gangs, bootHealth);
+                sealedScaleSets, grownAt, growing, gangs, bootHealth, idleLearning);
     }
 
     public ScalerStateDocument withBootFailures(int failures) {
         return new ScalerStateDocument(poolName, instances, failures, backoffUntil, backoffReason, throttledUntil,
                 throttleReason, pendingCreate, lastAction, evictions, evictionRounds, removals,
                 sealedScaleSets, grownAt,
-                growing, gangs, bootHealth);
+                growing, gangs, bootHealth, idleLearning);
     }
 
     /** Starts nothing until {@code until}; the count of failed boots begins again. */
     public ScalerStateDocument backoff(Instant until, String reason) {
         return new ScalerStateDocument(poolName, instances, 0, until, reason, throttledUntil, throttleReason,
                 pendingCreate, lastAction, evictions, evictionRounds, removals, sealedScaleSets, grownAt,
-                growing, gangs, bootHealth);
+                growing, gangs, bootHealth, idleLearning);
     }
 
     /** Calls no cloud of the pool before {@code until}, for the reason given (said in status). */
     public ScalerStateDocument throttle(Instant until, String reason) {
         return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
                 until, reason, pendingCreate, lastAction, evictions, evictionRounds, removals, sealedScaleSets,
-                grownAt, growing, gangs, bootHealth);
+                grownAt, growing, gangs, bootHealth, idleLearning);
     }
 
     public ScalerStateDocument withPendingCreate(PendingCreate pending) {
         return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
                 throttledUntil, throttleReason, pending, lastAction, evictions, evictionRounds, removals,
-                sealedScaleSets, grownAt, growing, gangs, bootHealth);
+                sealedScaleSets, grownAt, growing, gangs, bootHealth, idleLearning);
     }
 
     public ScalerStateDocument withLastAction(LastAction action) {
         return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
                 throttledUntil, throttleReason, pendingCreate, action, evictions, evictionRounds, removals,
-                sealedScaleSets, grownAt, growing, gangs, bootHealth);
+                sealedScaleSets, grownAt, growing, gangs, bootHealth, idleLearning);
+    }
+
+    public ScalerStateDocument withIdleLearning(IdleLearning learning) {
+        return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
+                throttledUntil, throttleReason, pendingCreate, lastAction, evictions, evictionRounds, removals,
+                sealedScaleSets, grownAt, growing, gangs, bootHealth, learning);
     }
 
     /** One more instance the cloud took back. */
     public ScalerStateDocument withEviction() {
         return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
                 throttledUntil, throttleReason, pendingCreate, lastAction, evictions + 1, evictionRounds, removals,
-                sealedScaleSets, grownAt, growing, gangs, bootHealth);
+                sealedScaleSets, grownAt, growing, gangs, bootHealth, idleLearning);
     }
 
     /** A cycle that found evictions; only the most recent {@code keep} rounds are kept. */
@@ -190,7 +200,7 @@ public record ScalerStateDocument(
         }
         return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
                 throttledUntil, throttleReason, pendingCreate, lastAction, evictions, rounds, removals,
-                sealedScaleSets, grownAt, growing, gangs, bootHealth);
+                sealedScaleSets, grownAt, growing, gangs, bootHealth, idleLearning);
     }
 
     /** How many cycles that found evictions fall at or after {@code since}. */
@@ -204,7 +214,7 @@ public record ScalerStateDocument(
         changed.put(instanceId, record);
         return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
                 throttledUntil, throttleReason, pendingCreate, lastAction, evictions, evictionRounds, changed,
-                sealedScaleSets, grownAt, growing, gangs, bootHealth);
+                sealedScaleSets, grownAt, growing, gangs, bootHealth, idleLearning);
     }
 
     /** A fixed pool's count as read, less the removals taken on that it does not reflect yet. */
@@ -228,7 +238,7 @@ public record ScalerStateDocument(
         }
         return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
                 throttledUntil, throttleReason, pendingCreate, lastAction, evictions, evictionRounds, kept,
-                sealedScaleSets, grownAt, growing, gangs, bootHealth);
+                sealedScaleSets, grownAt, growing, gangs, bootHealth, idleLearning);
     }
 
     public Optional<RemovalRecord> removal(String instanceId) {
@@ -241,34 +251,34 @@ public record ScalerStateDocument(
         sealed.put(scaleSet, when);
         return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
                 throttledUntil, throttleReason, pendingCreate, lastAction, evictions, evictionRounds, removals, sealed,
-                grownAt, growing, gangs, bootHealth);
+                grownAt, growing, gangs, bootHealth, idleLearning);
     }
 
     /** hpcscale asks the cloud for more instances now. */
     public ScalerStateDocument grown(Instant at) {
         return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
                 throttledUntil, throttleReason, pendingCreate, lastAction, evictions, evictionRounds, removals,
-                sealedScaleSets, at, growing, gangs, bootHealth);
+                sealedScaleSets, at, growing, gangs, bootHealth, idleLearning);
     }
 
     /** The scale sets asked to grow and not yet seen running what they were asked, as the provider now knows them. */
     public ScalerStateDocument withGrowing(Map<String, GrowthAsked> now) {
         return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
                 throttledUntil, throttleReason, pendingCreate, lastAction, evictions, evictionRounds, removals,
-                sealedScaleSets, grownAt, new TreeMap<>(now), gangs, bootHealth);
+                sealedScaleSets, grownAt, new TreeMap<>(now), gangs, bootHealth, idleLearning);
     }
 
     /** The gang jobs waiting for the nodes started for them, by job id, as this cycle leaves them. */
     public ScalerStateDocument withGangs(Map<String, GangWait> now) {
         return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
                 throttledUntil, throttleReason, pendingCreate, lastAction, evictions, evictionRounds, removals,
-                sealedScaleSets, grownAt, growing, new TreeMap<>(now), bootHealth);
+                sealedScaleSets, grownAt, growing, new TreeMap<>(now), bootHealth, idleLearning);
     }
 
     /** How the pool's boots have gone, as this cycle leaves it. */
     public ScalerStateDocument withBootHealth(BootHealth health) {
         return new ScalerStateDocument(poolName, instances, consecutiveBootFailures, backoffUntil, backoffReason,
                 throttledUntil, throttleReason, pendingCreate, lastAction, evictions, evictionRounds, removals,
-                sealedScaleSets, grownAt, growing, gangs, health);
+                sealedScaleSets, grownAt, growing, gangs, health, idleLearning);
     }
 }

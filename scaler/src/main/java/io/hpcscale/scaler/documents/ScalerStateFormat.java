@@ -9,7 +9,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.hpcscale.common.codec.DocumentFormat;
 import io.hpcscale.common.codec.FieldReader;
 import io.hpcscale.common.model.DocumentType;
+import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -63,6 +65,15 @@ public final class ScalerStateFormat implements DocumentFormat<ScalerStateDocume
             ArrayNode recent = h.putArray(Fields.RECENT_FAILURES);
             health.recentFailures().forEach(recent::add);
             putInstant(h, Fields.PROTECTED_SINCE, health.protectedSince());
+        }
+        IdleLearning learning = state.idleLearning();
+        if (!learning.equals(IdleLearning.NONE)) {
+            ObjectNode l = json.putObject(Fields.IDLE_LEARNING);
+            putInstant(l, Fields.LAST_ARRIVAL_AT, learning.lastArrivalAt());
+            ArrayNode gaps = l.putArray(Fields.ARRIVAL_GAPS);
+            learning.arrivalGaps().forEach(gaps::add);
+            ArrayNode boots = l.putArray(Fields.BOOT_SECONDS);
+            learning.bootSeconds().forEach(boots::add);
         }
         ObjectNode removals = json.putObject(Fields.REMOVALS);
         state.removals().forEach((id, removal) -> {
@@ -130,7 +141,7 @@ public final class ScalerStateFormat implements DocumentFormat<ScalerStateDocume
                 fields.optionalText(Fields.THROTTLE_REASON), pendingCreate,
                 lastAction, fields.number(Fields.EVICTIONS, 0), fields.instantList(Fields.EVICTION_ROUNDS),
                 decodeRemovals(fields), decodeSealed(fields), fields.instant(Fields.GROWN_AT), decodeGrowing(fields),
-                decodeGangs(fields), decodeBootHealth(fields));
+                decodeGangs(fields), decodeBootHealth(fields), decodeIdleLearning(fields));
     }
 
     private static void encodeInstanceRecord(InstanceRecord record, ObjectNode json) {
@@ -213,6 +224,35 @@ public final class ScalerStateFormat implements DocumentFormat<ScalerStateDocume
         FieldReader h = state.nested(Fields.BOOT_HEALTH, json);
         return new BootHealth(h.intNumber(Fields.FAILED_IN_A_ROW, 0), h.textList(Fields.RECENT_FAILURES),
                 h.instant(Fields.PROTECTED_SINCE));
+    }
+
+    private static IdleLearning decodeIdleLearning(FieldReader state) {
+        JsonNode json = state.node(Fields.IDLE_LEARNING);
+        if (json == null || json.isNull()) {
+            return IdleLearning.NONE;
+        }
+        if (!json.isObject()) {
+            throw state.fail(Fields.IDLE_LEARNING, "is not an object of the pool's arrivals and boot times");
+        }
+        FieldReader l = state.nested(Fields.IDLE_LEARNING, json);
+        return new IdleLearning(l.instant(Fields.LAST_ARRIVAL_AT), seconds(l, Fields.ARRIVAL_GAPS),
+                seconds(l, Fields.BOOT_SECONDS));
+    }
+
+    private static List<Long> seconds(FieldReader reader, String field) {
+        List<Long> values = new ArrayList<>();
+        for (String text : reader.textList(field)) {
+            try {
+                long value = Long.parseLong(text);
+                if (value < 0) {
+                    throw reader.fail(field, "holds a negative number of seconds: " + value);
+                }
+                values.add(value);
+            } catch (NumberFormatException e) {
+                throw reader.fail(field, "holds something that is not a whole number of seconds: '" + text + "'");
+            }
+        }
+        return values;
     }
 
     private static SortedMap<String, GangWait> decodeGangs(FieldReader state) {

@@ -12,10 +12,10 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Idle scale-down: nodes in service, idle for the pool's idle timeout, not needed by queued jobs and not kept by an
- * administrator's decision are asked to drain, longest idle first, keeping the pool at its min and within the
- * per-cycle step. The instance is stopped later, by {@link DrainCompletion}, once the agent shows the drain complete.
- * Only with a fresh agent read.
+ * Idle scale-down: nodes in service, idle for the pool's idle timeout ({@link IdleTimeouts}), not needed by queued
+ * jobs and not kept by an administrator's decision are asked to drain, longest idle first, keeping the pool at its
+ * min, within the per-cycle step, and leaving the pool its warm nodes. The instance is stopped later, by
+ * {@link DrainCompletion}, once the agent shows the drain complete. Only with a fresh agent read.
  */
 final class IdleDrain implements Decision {
     private final Demand demand;
@@ -27,10 +27,14 @@ final class IdleDrain implements Decision {
     @Override
     public void decide(PoolView view, PlanDraft draft) {
         int room = room(view, draft);
+        if (view.pool().warm() > 0) {
+            room = Math.min(room, WarmNodes.spare(view, demand) - view.pool().warm());
+        }
         if (room <= 0) {
             return;
         }
-        Duration timeout = view.pool().idleTimeout();
+        IdleTimeouts.Chosen chosen = IdleTimeouts.of(view.pool(), view.memory().idleLearning());
+        Duration timeout = chosen.timeout();
         List<Candidate> candidates = new ArrayList<>();
         for (Instance instance : view.running()) {
             Optional<Duration> idle = view.idleFor(instance);
@@ -48,8 +52,8 @@ final class IdleDrain implements Decision {
                 .thenComparing(c -> c.instance().nodeName()));
         for (Candidate candidate : candidates.subList(0, Math.min(room, candidates.size()))) {
             draft.addScaleDownDrain(new Plan.DrainRequest(candidate.instance(), view.nodeOf(candidate.instance()),
-                    "idle for " + Durations.human(candidate.idle()) + " (idle timeout " + Durations.format(timeout)
-                    + "), not needed by " + Words.count(demand.jobsConsidered(), "queued job")));
+                    "idle for " + Durations.human(candidate.idle()) + " (" + chosen.why() + "), not needed by "
+                    + Words.count(demand.jobsConsidered(), "queued job")));
         }
     }
 

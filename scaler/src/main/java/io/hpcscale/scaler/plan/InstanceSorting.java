@@ -6,9 +6,11 @@ import io.hpcscale.common.model.VmDocument;
 import io.hpcscale.scaler.cloud.Instance;
 import io.hpcscale.scaler.cloud.PowerState;
 import io.hpcscale.scaler.documents.BootHealth;
+import io.hpcscale.scaler.documents.IdleLearning;
 import io.hpcscale.scaler.documents.InstanceRecord;
 import io.hpcscale.scaler.documents.ScalerStateDocument;
 import io.hpcscale.scaler.removal.RemovalMessage;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -40,6 +42,7 @@ final class InstanceSorting {
         List<Instance> unknown = new ArrayList<>();
         Set<String> leaving = new HashSet<>();
         SortedMap<String, InstanceRecord> booted = new TreeMap<>();
+        List<Duration> bootTimes = new ArrayList<>();
         SortedMap<String, InstanceRecord> othersEnded = new TreeMap<>();
         PoolView unsorted = PoolView.unsorted(s, fresh);
         for (Instance instance : PoolView.sortedByNode(s.instances().instances())) {
@@ -71,6 +74,9 @@ final class InstanceSorting {
                         othersEnded.put(instance.id(), record.bootEnded());
                     } else if (bootingRecord) {
                         booted.put(instance.id(), record.bootEnded());
+                        if (record.startedByHpcscale() && record.startedAt() != null) {
+                            bootTimes.add(Duration.between(record.startedAt(), s.now()));
+                        }
                     }
                     addUnlessLeaving(running, instance, isLeaving);
                     if (fresh && vm == null && !s.reportedInAnotherPool(instance.nodeName())) {
@@ -104,6 +110,13 @@ final class InstanceSorting {
             }
             if (ours && !memory.bootHealth().equals(BootHealth.NONE)) {
                 memory = memory.withBootHealth(BootHealth.NONE);
+            }
+            if (s.pool().adaptiveIdle() != null) {
+                IdleLearning learning = memory.idleLearning();
+                for (Duration took : bootTimes) {
+                    learning = learning.withBoot(took);
+                }
+                memory = memory.withIdleLearning(learning);
             }
         }
         return unsorted.sorted(memory, running, booting, stopped, unknown, leaving);

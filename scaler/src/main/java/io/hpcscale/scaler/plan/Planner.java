@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -103,6 +104,10 @@ public final class Planner {
             GangWatch gangs = new GangWatch(view, fit);
             demand = PoolDemand.read(view, PoolDemand.newNodesAllowed(view), fit, gangs.heldBack(draft), draft);
             memory = gangs.after(demand);
+            if (state.pool().adaptiveIdle() != null) {
+                memory = memory.withIdleLearning(memory.idleLearning().withSubmissions(state.jobs().stream()
+                        .map(JobDocument::submittedAt).filter(Objects::nonNull).toList()));
+            }
         }
         decideAll(view, draft, fresh ? inOrder(state.pool().decisions(), demand)
                 : List.of(new ScaleUp(demand), new VanishedDrains()));

@@ -3,7 +3,9 @@ package io.hpcscale.scaler.plan;
 /**
  * Scale-up: queued jobs that the pool's nodes in service and booting cannot take get new nodes, and the pool is
  * kept at its min ({@link Growth} starts or creates them within max, step and backoff). Jobs beyond the max are
- * said once, offered to the group's next pool where there is one. With a stale agent read only the min is kept.
+ * said once, offered to the group's next pool where there is one. A pool with {@code warm} nodes starts more until
+ * that many are started and free beyond the jobs' needs ({@link WarmNodes}). With a stale agent read only the min is
+ * kept.
  */
 final class ScaleUp implements Decision {
     private final Demand demand;
@@ -19,7 +21,8 @@ final class ScaleUp implements Decision {
         int min = view.pool().min();
         int countedForMin = view.countedForMin();
         int forMin = Math.max(0, min - countedForMin);
-        int wanted = Math.max(forMin, fresh ? demand.newNodes() : 0);
+        int warm = fresh && view.pool().warm() > 0 ? WarmNodes.missing(view, demand) : 0;
+        int wanted = Math.max(forMin, fresh ? demand.newNodes() + warm : 0);
         if (demand.jobsBeyondMax() > 0) {
             String fallback = view.state().fallback();
             draft.note(EventKind.AT_MAX, Words.count(demand.jobsBeyondMax(), "queued job")
@@ -34,6 +37,10 @@ final class ScaleUp implements Decision {
         String reason = demand.newNodes() > 0 && fresh
                 ? Words.count(runnable, "queued job") + (runnable == 1 ? " needs " : " need ")
                         + Words.count(demand.newNodes(), "more node")
+                        + (warm > 0 ? ", and " + Words.count(warm, "more warm node") + " for the pool's warm of "
+                                + view.pool().warm() : "")
+                : warm > forMin ? "the pool keeps " + Words.count(view.pool().warm(), "warm node") + " (started "
+                        + "and free beyond what queued jobs need) and has " + (view.pool().warm() - warm)
                 : "the pool's min is " + min + " and " + Words.count(countedForMin, "instance") + " "
                         + (countedForMin == 1 ? "counts" : "count") + " for it";
         Growth.startOrCreate(view, draft, wanted, active, reason);

@@ -30,6 +30,10 @@ import java.util.Objects;
  *                                  whether it is stopped
  * @param healthChecked             {@code healthCheck} is set: a node serves, and its boot counts as done, only once
  *                                  its check passed; a node whose check failed is replaced as a failed boot
+ * @param adaptiveIdle              the bounds of an idle timeout chosen from the pool's arrivals and boot times, or
+ *                                  null when {@code idleTimeout} is fixed
+ * @param warm                      started, idle nodes the pool keeps beyond what queued jobs need, so that the next
+ *                                  jobs start without waiting for a boot
  */
 public record PoolConfig(
         String name,
@@ -54,7 +58,13 @@ public record PoolConfig(
         Duration gangTimeout,
         Protection protection,
         OrphanPolicy orphans,
-        boolean healthChecked) {
+        boolean healthChecked,
+        AdaptiveIdle adaptiveIdle,
+        int warm) {
+
+    /** The bounds within which an adaptive idle timeout is chosen. */
+    public record AdaptiveIdle(Duration min, Duration max) {
+    }
 
     public static final String SCALE_UP = "scaleUp";
     public static final String DRAIN_COMPLETION = "drainCompletion";
@@ -71,6 +81,9 @@ public record PoolConfig(
         Objects.requireNonNull(orphans, "orphans");
         fallbacks = List.copyOf(fallbacks);
         decisions = List.copyOf(decisions);
+        if (warm < 0) {
+            throw new IllegalArgumentException("pool " + name + ": warm must not be negative, have " + warm);
+        }
         if (min < 0 || max < min) {
             throw new IllegalArgumentException("pool " + name + ": need 0 <= min <= max, have min " + min
                     + " and max " + max);
@@ -97,6 +110,6 @@ public record PoolConfig(
         return new PoolConfig(name, shapeSettings, shapeSettings.over(fromProvider), min, max, idleTimeout,
                 bootTimeout, countHeldJobs, stopAction, maxStartPerCycle, maxStopPerCycle, bootFailuresBeforeBackoff,
                 capacityBackoff, followPowerRequests, fallbacks, fixedTarget, evictionBackoff, decisions, matching,
-                gangTimeout, protection, orphans, healthChecked);
+                gangTimeout, protection, orphans, healthChecked, adaptiveIdle, warm);
     }
 }

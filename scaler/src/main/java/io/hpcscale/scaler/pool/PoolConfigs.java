@@ -3,6 +3,7 @@ package io.hpcscale.scaler.pool;
 import io.hpcscale.common.config.ConfigCatalog;
 import io.hpcscale.common.config.ConfigException;
 import io.hpcscale.common.config.ConfigLoader;
+import io.hpcscale.common.config.Durations;
 import io.hpcscale.common.config.PoolGroups;
 import io.hpcscale.common.config.PoolSettings;
 import io.hpcscale.common.config.Settings;
@@ -12,6 +13,7 @@ import io.hpcscale.scaler.match.ConstraintException;
 import io.hpcscale.scaler.match.ConstraintParser;
 import io.hpcscale.scaler.match.NodeProperties;
 import io.hpcscale.scaler.match.Quantity;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -100,7 +102,8 @@ public final class PoolConfigs {
                     matching(settings, pool, groups, problems), pool.duration("gangTimeout"),
                     new Protection(pool.intValue("protectAfter"), pool.duration("protectProbeAfter")),
                     new OrphanPolicy(pool.duration("orphanAfter"), pool.bool("stopOrphans")),
-                    pool.optionalString("healthCheck").isPresent()));
+                    pool.optionalString("healthCheck").isPresent(), adaptiveIdle(pool, problems),
+                    pool.intValue("warm")));
             if ("fixed".equals(pool.string("target")) && followsPowerRequests) {
                 problems.add(pool.key("target") + " = fixed cannot be combined with " + pool.key(FOLLOW_POWER_REQUESTS)
                         + " = true: the scheduler decides which nodes run; choose one");
@@ -124,6 +127,21 @@ public final class PoolConfigs {
             throw new ConfigException(problems);
         }
         return pools;
+    }
+
+    /** The adaptive idle timeout's bounds, or null when the pool's idle timeout is fixed. */
+    private static PoolConfig.AdaptiveIdle adaptiveIdle(PoolSettings pool, List<String> problems) {
+        if (!"adaptive".equals(pool.string("idlePolicy"))) {
+            return null;
+        }
+        Duration min = pool.duration("idleTimeoutMin");
+        Duration max = pool.duration("idleTimeoutMax");
+        if (min.compareTo(max) > 0) {
+            problems.add(pool.key("idleTimeoutMin") + " = " + Durations.format(min) + " is more than "
+                    + pool.key("idleTimeoutMax") + " = " + Durations.format(max) + ": the adaptive idle timeout is "
+                    + "chosen between them, so min must not exceed max");
+        }
+        return new PoolConfig.AdaptiveIdle(min, max);
     }
 
     /**

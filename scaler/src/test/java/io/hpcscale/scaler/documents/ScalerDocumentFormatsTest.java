@@ -47,9 +47,11 @@ class ScalerDocumentFormatsTest {
                 .withGrowing(Map.of("farm-3", new GrowthAsked(T, 6)))
                 .withGangs(Map.of("mpi-8", new GangWait(T, 8, null),
                         "mpi-16", new GangWait(T, 16, T.plusSeconds(600))))
-                .grown(T);
+                .grown(T)
+                .withIdleLearning(new IdleLearning(T, List.of(0L, 7L, 3600L), List.of(185L)));
         ObjectNode json = codec.encode(state);
         assertEquals(6, json.path("Growing").path("farm-3").path("Capacity").asInt());
+        assertEquals(3600, json.path("IdleLearning").path("ArrivalGapSeconds").path(2).asLong());
         assertEquals(16, json.path("Gangs").path("mpi-16").path("Nodes").asInt());
         assertEquals(state, codec.decode(codec.parse(json.toString())));
     }

@@ -75,8 +75,12 @@ final class PoolStateBuilder {
         if (healthCheck != null) {
             settings.put("healthCheck", healthCheck);
         }
+        settings.putAll(extraSettings);
         return PoolConfigs.withDefaults("p", new VmShape(16, 65536, gpus), max, settings);
     }
+
+    /** More of the pool's settings, by their name after {@code pool.p.}. */
+    final Map<String, String> extraSettings = new HashMap<>();
 
     /** The pool's {@code healthCheck}, or null for none. */
     String healthCheck;

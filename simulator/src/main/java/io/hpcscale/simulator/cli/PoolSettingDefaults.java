@@ -8,13 +8,16 @@ import picocli.CommandLine.Model.OptionSpec;
 
 /** The simulate command's hpcscale options default to the settings' defaults, so a replay shows what ships. */
 final class PoolSettingDefaults implements IDefaultValueProvider {
-    private static final Map<String, String> KEY_BY_OPTION = Map.of(
-            "--min", "pool.<name>.min",
-            "--idle-timeout", "pool.<name>.idleTimeout",
-            "--max-start", "pool.<name>.maxStartPerCycle",
-            "--max-stop", "pool.<name>.maxStopPerCycle",
-            "--agent-quick-interval", "agent.quickInterval",
-            "--scaler-quick-interval", "scaler.quickInterval");
+    private static final Map<String, String> KEY_BY_OPTION = Map.ofEntries(
+            Map.entry("--min", "pool.<name>.min"),
+            Map.entry("--idle-timeout", "pool.<name>.idleTimeout"),
+            Map.entry("--idle-min", "pool.<name>.idleTimeoutMin"),
+            Map.entry("--idle-max", "pool.<name>.idleTimeoutMax"),
+            Map.entry("--warm", "pool.<name>.warm"),
+            Map.entry("--max-start", "pool.<name>.maxStartPerCycle"),
+            Map.entry("--max-stop", "pool.<name>.maxStopPerCycle"),
+            Map.entry("--agent-quick-interval", "agent.quickInterval"),
+            Map.entry("--scaler-quick-interval", "scaler.quickInterval"));
 
     private final ConfigCatalog catalog = ConfigCatalog.installed();
 

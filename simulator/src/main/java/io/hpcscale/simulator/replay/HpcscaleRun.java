@@ -10,6 +10,7 @@ import io.hpcscale.scaler.cloud.SimulatedCloud;
 import io.hpcscale.scaler.documents.InstanceRecord;
 import io.hpcscale.scaler.documents.ScalerStateDocument;
 import io.hpcscale.scaler.plan.EventKind;
+import io.hpcscale.scaler.plan.IdleTimeouts;
 import io.hpcscale.scaler.pool.PoolConfig;
 import io.hpcscale.scaler.run.CycleOutcome;
 import io.hpcscale.scaler.run.PoolOutcome;
@@ -199,9 +200,10 @@ final class HpcscaleRun extends PolicyRun {
 
     @Override
     boolean settled() {
-        // A fixed pool keeps its count after the last job, as a static cluster does: at rest once the jobs are done.
+        // A fixed pool keeps its count after the last job, as a static cluster does, and a pool its min and warm
+        // nodes: at rest once the jobs are done.
         return settings.fixedTarget() != null
-                || cloud().activeInstances() <= pools.stream().mapToInt(PoolConfig::min).sum();
+                || cloud().activeInstances() <= pools.stream().mapToInt(pool -> pool.min() + pool.warm()).sum();
     }
 
     /** The agent ran (or would have, writing only its heartbeat) at its last tick. */
@@ -218,7 +220,8 @@ final class HpcscaleRun extends PolicyRun {
     /** The next moment the scaler could decide differently with nothing else changing. */
     private void updateTimer() {
         Instant timer = null;
-        Duration idleTimeout = pools.stream().map(PoolConfig::idleTimeout).min(Duration::compareTo).orElseThrow();
+        Duration idleTimeout = pools.stream().map(pool -> IdleTimeouts.of(pool,
+                cluster.scalerState(pool.name()).idleLearning()).timeout()).min(Duration::compareTo).orElseThrow();
         for (VmDocument vm : vms.values()) {
             if (vm.jobStatus() == NodeJobStatus.Free && vm.idle() && !vm.offline() && !vm.down()
                     && vm.lastBusyAt() != null) {

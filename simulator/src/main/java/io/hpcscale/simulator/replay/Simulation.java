@@ -18,6 +18,16 @@ import java.util.Map;
  */
 public final class Simulation {
     static final String POOL = "sim";
+    /** hpcscale with {@code idlePolicy = adaptive}. */
+    static final String ADAPTIVE = "hpcscale-adaptive";
+    /**
+     * Slurm's power saving as sites configure it: {@code SuspendTime=300}, the value the peers converged on (Slurm
+     * itself leaves power saving off until SuspendTime is set; Azure's CycleCloud Slurm and the notes both give 300).
+     */
+    static final Duration SLURM_SUSPEND_TIME = Duration.ofSeconds(300);
+    /** CycleCloud's defaults: an idle time of 300 s, and its PBS autoscaler's 15 s loop. */
+    static final Duration CYCLECLOUD_IDLE = Duration.ofSeconds(300);
+    static final Duration CYCLECLOUD_PERIOD = Duration.ofSeconds(15);
     private static final Instant ORIGIN = Instant.parse("2026-01-01T00:00:00Z");
 
     /** What the replay produced, and what it had to leave out of the trace. */
@@ -66,7 +76,13 @@ public final class Simulation {
         }
         List<PolicyResult> results = new ArrayList<>();
         results.add(new HpcscaleRun(settings, jobs, new SettableClock(ORIGIN), pool(settings)).run());
+        results.add(new HpcscaleRun(settings, jobs, new SettableClock(ORIGIN), List.of(adaptivePool(settings)),
+                ADAPTIVE).run());
         results.add(new PintaScalerRun(settings, jobs, new SettableClock(ORIGIN)).run());
+        results.add(new FixedIdleRun("slurm", Duration.ZERO, SLURM_SUSPEND_TIME, settings, jobs,
+                new SettableClock(ORIGIN)).run());
+        results.add(new FixedIdleRun("cyclecloud", CYCLECLOUD_PERIOD, CYCLECLOUD_IDLE, settings, jobs,
+                new SettableClock(ORIGIN)).run());
         for (int size : settings.staticSizes()) {
             results.add(new StaticRun(settings, jobs, new SettableClock(ORIGIN), size).run());
         }
@@ -80,6 +96,21 @@ public final class Simulation {
         return PoolConfigs.withDefaults(POOL, new VmShape(settings.cpusPerNode(), 4096, 0), settings.maxNodes(),
                 Map.of("min", Integer.toString(settings.min()),
                         "idleTimeout", Durations.format(settings.idleTimeout()),
+                        "maxStartPerCycle", Integer.toString(settings.maxStartPerCycle()),
+                        "maxStopPerCycle", Integer.toString(settings.maxStopPerCycle()),
+                        "warm", Integer.toString(settings.warm()),
+                        "target", settings.fixedTarget() == null ? "demand" : "fixed"));
+    }
+
+    /** hpcscale's pool with its idle timeout adaptive between the settings' bounds. */
+    static PoolConfig adaptivePool(SimulationSettings settings) {
+        return PoolConfigs.withDefaults(POOL, new VmShape(settings.cpusPerNode(), 4096, 0), settings.maxNodes(),
+                Map.of("min", Integer.toString(settings.min()),
+                        "idleTimeout", Durations.format(settings.idleTimeout()),
+                        "idlePolicy", "adaptive",
+                        "idleTimeoutMin", Durations.format(settings.idleTimeoutMin()),
+                        "idleTimeoutMax", Durations.format(settings.idleTimeoutMax()),
+                        "warm", Integer.toString(settings.warm()),
                         "maxStartPerCycle", Integer.toString(settings.maxStartPerCycle()),
                         "maxStopPerCycle", Integer.toString(settings.maxStopPerCycle()),
                         "target", settings.fixedTarget() == null ? "demand" : "fixed"));

@@ -22,6 +22,9 @@ import java.util.List;
  * @param staticSizes             node counts of the static policies to compare
  * @param fixedTarget             hpcscale's pool keeps this many instances ({@code target = fixed}) rather than what
  *                                the jobs need; null for demand
+ * @param idleTimeoutMin          the adaptive idle timeout's shortest (hpcscale's pool setting)
+ * @param idleTimeoutMax          the adaptive idle timeout's longest (hpcscale's pool setting)
+ * @param warm                    hpcscale's pool setting: started, idle nodes kept beyond what jobs need
  */
 public record SimulationSettings(
         int cpusPerNode,
@@ -40,12 +43,21 @@ public record SimulationSettings(
         Duration scalerQuickInterval,
         Duration pintaInterval,
         List<Integer> staticSizes,
-        Integer fixedTarget) {
+        Integer fixedTarget,
+        Duration idleTimeoutMin,
+        Duration idleTimeoutMax,
+        int warm) {
 
     public SimulationSettings {
         staticSizes = List.copyOf(staticSizes);
         if (cpusPerNode < 1 || maxNodes < 1) {
             throw new IllegalArgumentException("--cpus-per-node and --max-nodes must be at least 1");
+        }
+        if (warm < 0 || warm > maxNodes) {
+            throw new IllegalArgumentException("--warm must be between 0 and the pool's " + maxNodes + " nodes");
+        }
+        if (idleTimeoutMin.compareTo(idleTimeoutMax) > 0) {
+            throw new IllegalArgumentException("--idle-min must not be more than --idle-max");
         }
         if (fixedTarget != null && (fixedTarget < 0 || fixedTarget > maxNodes)) {
             throw new IllegalArgumentException("--target must be between 0 and the pool's " + maxNodes + " nodes");
@@ -59,7 +71,7 @@ public record SimulationSettings(
     SimulationSettings forSizes(int nodes) {
         return new SimulationSettings(cpusPerNode, nodes, bootTimes, 0, null, seed, min,
                 idleTimeout, maxStartPerCycle, maxStopPerCycle, agentInterval, scalerInterval, agentQuickInterval,
-                scalerQuickInterval, pintaInterval, List.of(nodes), null);
+                scalerQuickInterval, pintaInterval, List.of(nodes), null, idleTimeoutMin, idleTimeoutMax, warm);
     }
 
     /** The simulate command's defaults, with hpcscale's pool at the pool settings' defaults. */
@@ -73,6 +85,8 @@ public record SimulationSettings(
                 Duration.ofMinutes(2), Duration.ofMinutes(1),
                 Durations.parse(catalog.require("agent.quickInterval").defaultValue()),
                 Durations.parse(catalog.require("scaler.quickInterval").defaultValue()), Duration.ofMinutes(10),
-                List.of(maxNodes), null);
+                List.of(maxNodes), null, Durations.parse(catalog.require("pool.<name>.idleTimeoutMin").defaultValue()),
+                Durations.parse(catalog.require("pool.<name>.idleTimeoutMax").defaultValue()),
+                Integer.parseInt(catalog.require("pool.<name>.warm").defaultValue()));
     }
 }

@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -27,7 +28,7 @@ class SimulationTest {
     private static SimulationSettings settings(long seed, double evictions, String boot) {
         return new SimulationSettings(1, 256, BootTimes.parse(boot), evictions, null, seed, 0, Duration.ofMinutes(5),
                 100, 10, Duration.ofMinutes(2), Duration.ofMinutes(1), Duration.ofSeconds(10), Duration.ofSeconds(5),
-                Duration.ofMinutes(10), List.of(256, 64), null);
+                Duration.ofMinutes(10), List.of(256, 64), null, Duration.ofMinutes(1), Duration.ofMinutes(30), 0);
     }
 
     private static boolean finishedAll(PolicyResult result, int jobs) {
@@ -84,7 +85,10 @@ class SimulationTest {
                     assertTrue(r.nodeHours() >= oracle.nodeHours() - 1e-6, r.name());
                 }
             }
-            assertEquals(limit, results.get("pintascaler").jobsCompleted());
+            for (String peer : List.of("hpcscale-adaptive", "pintascaler", "slurm", "cyclecloud")) {
+                assertEquals(limit, results.get(peer).jobsCompleted(), peer);
+            }
+            assertTrue(results.get("hpcscale-adaptive").violations().isEmpty());
             assertEquals(limit, results.get("static:256").jobsCompleted());
             PolicyResult small = results.get("static:64");
             assertTrue(small.stops() == 0 && small.peakNodes() == 64);
@@ -108,7 +112,8 @@ class SimulationTest {
         SimulationSettings fixed = new SimulationSettings(base.cpusPerNode(), base.maxNodes(), base.bootTimes(),
                 base.evictionsPerInstanceHour(), null, base.seed(), 0, base.idleTimeout(), base.maxStartPerCycle(),
                 base.maxStopPerCycle(), base.agentInterval(), base.scalerInterval(), base.agentQuickInterval(),
-                base.scalerQuickInterval(), base.pintaInterval(), List.of(64), 64);
+                base.scalerQuickInterval(), base.pintaInterval(), List.of(64), 64, base.idleTimeoutMin(),
+                base.idleTimeoutMax(), 0);
         Simulation.Outcome outcome = Simulation.run(SwfTrace.read(LUBLIN), fixed,
                 new Simulation.Selection(300, null, null));
         PolicyResult hpcscale = byName(outcome).get("hpcscale");
@@ -120,11 +125,30 @@ class SimulationTest {
     }
 
     @Test
+    void theAdaptiveIdleTimeoutLearnsThatWorkComesRarelyAndStopsNodesSooner() throws Exception {
+        Path trace = dir.resolve("rare.swf");
+        List<String> lines = new ArrayList<>(List.of("; MaxNodes: 4"));
+        for (int i = 0; i < 60; i++) {
+            lines.add((i + 1) + " " + i * 7200 + " -1 600 1 -1 -1 1 600 -1 1 -1 -1 -1 0 -1 -1 -1");
+        }
+        Files.write(trace, lines);
+        Map<String, PolicyResult> results = byName(Simulation.run(SwfTrace.read(trace), settings(1, 0, "3m"),
+                Simulation.Selection.all()));
+        PolicyResult fixed = results.get("hpcscale");
+        PolicyResult adaptive = results.get("hpcscale-adaptive");
+        assertEquals(60, adaptive.jobsCompleted());
+        // Each job keeps its node the fixed 5 minutes after it; once 20 gaps of two hours are seen, 1 minute.
+        assertTrue(adaptive.idleNodeHours() < fixed.idleNodeHours() - 1.5, adaptive.idleNodeHours() + " against "
+                + fixed.idleNodeHours());
+    }
+
+    @Test
     void writesEveryFigureOfEveryPolicyAsJsonAndChartsAsHtml() throws Exception {
         Simulation.Outcome outcome = Simulation.run(SwfTrace.read(LUBLIN), settings(1, 0, "3m"),
                 new Simulation.Selection(100, null, null));
         JsonNode json = new ObjectMapper().readTree(SimulationReport.json(outcome, null));
-        assertEquals(List.of("hpcscale", "pintascaler", "static:256", "static:64", "oracle"),
+        assertEquals(List.of("hpcscale", "hpcscale-adaptive", "pintascaler", "slurm", "cyclecloud", "static:256",
+                "static:64", "oracle"),
                 iterable(json.fieldNames()));
         assertEquals(List.of("nodeHours", "idleNodeHours", "meanActiveInstances", "meanWaitSeconds", "medianWaitSeconds", "p95WaitSeconds",
                 "meanBoundedSlowdown", "starts", "stops", "peakNodes", "jobsCompleted"),

@@ -1,0 +1,140 @@
+package io.hpcscale.simulator.replay;
+
+import io.hpcscale.common.time.SettableClock;
+import io.hpcscale.scaler.cloud.CloudException;
+import io.hpcscale.scaler.cloud.CloudProvider;
+import io.hpcscale.scaler.cloud.Instance;
+import io.hpcscale.scaler.cloud.PowerState;
+import io.hpcscale.scaler.cloud.SimulatedCloud;
+import io.hpcscale.scaler.pool.StopAction;
+import io.hpcscale.simulator.SimJob;
+import io.hpcscale.simulator.SimulatedScheduler;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The peers' policy: start nodes for the jobs at the head of the queue that the machine's nodes not running jobs could
+ * take, beyond those free or booting, and stop a node free for a fixed idle time. Slurm's power saving resumes the nodes its scheduler allocates at once and suspends a node
+ * idle for {@code SuspendTime}; CycleCloud's autoscaler does the same at each pass of its loop (every 15 s for PBS)
+ * with its idle time of 300 s. Neither drains: a free node is stopped the moment it is found idle long enough.
+ */
+final class FixedIdleRun extends PolicyRun {
+    private final String name;
+    private final Duration period;
+    private final Duration idleTime;
+    private final SimulatedCloud cloud;
+    private final SimulatedScheduler scheduler;
+    private final CloudProvider provider;
+    private final Instant origin;
+    /** When each node up was last seen become free. */
+    private final Map<String, Instant> freeSince = new HashMap<>();
+
+    /** @param period how often the policy looks; zero for at every event, as Slurm's scheduler does */
+    FixedIdleRun(String name, Duration period, Duration idleTime, SimulationSettings settings, List<SimJob> jobs,
+            SettableClock clock) {
+        super(settings, jobs, clock);
+        this.name = name;
+        this.period = period;
+        this.idleTime = idleTime;
+        this.cloud = new SimulatedCloud(clock);
+        cloud.addScaleSet(Simulation.POOL, settings.maxNodes(), Simulation.POOL + "-vm",
+                () -> settings.bootTimes().sample(random));
+        if (settings.quota() != null) {
+            cloud.setQuota(Simulation.POOL, settings.quota());
+        }
+        this.scheduler = new SimulatedScheduler(cloud, clock, Map.of(Simulation.POOL, Simulation.POOL),
+                settings.cpusPerNode(), 4096);
+        this.provider = cloud.provider(Simulation.POOL);
+        this.origin = clock.instant();
+    }
+
+    @Override
+    String name() {
+        return name;
+    }
+
+    @Override
+    int capacity() {
+        return settings.maxNodes();
+    }
+
+    @Override
+    SimulatedCloud cloud() {
+        return cloud;
+    }
+
+    @Override
+    SimulatedScheduler scheduler() {
+        return scheduler;
+    }
+
+    @Override
+    Instant nextPolicyEvent(Instant now) {
+        Instant next = null;
+        for (Instant since : freeSince.values()) {
+            Instant due = since.plus(idleTime);
+            next = next == null || due.isBefore(next) ? due : next;
+        }
+        if (next != null && !next.isAfter(now)) {
+            next = now.plusMillis(1);
+        }
+        if (period.isZero()) {
+            return next;
+        }
+        // Looking only at its ticks, the policy acts at the first one at or after what is due.
+        Instant due = scheduler.queuedJobs() > 0 ? now.plusMillis(1) : next;
+        return due == null ? null : tickAtOrAfter(due, origin, period);
+    }
+
+    @Override
+    void act(Instant now) throws InterruptedException {
+        List<Instance> instances;
+        try {
+            instances = provider.list();
+        } catch (CloudException e) {
+            throw new IllegalStateException("the simulated cloud could not list its own scale set", e);
+        }
+        Map<String, Instant> stillFree = new HashMap<>();
+        for (Instance instance : instances) {
+            if (instance.state() == PowerState.RUNNING && !scheduler.busy(instance.nodeName())) {
+                stillFree.put(instance.nodeName(), freeSince.getOrDefault(instance.nodeName(), now));
+            }
+        }
+        // Rebuilt from the listing, so that a node evicted or stopped while free is forgotten.
+        freeSince.clear();
+        freeSince.putAll(stillFree);
+        if (!period.isZero() && !isTick(now, origin, period)) {
+            return;
+        }
+        try {
+            List<Instance> idle = instances.stream().filter(i -> freeSince.containsKey(i.nodeName())
+                    && !freeSince.get(i.nodeName()).plus(idleTime).isAfter(now)).toList();
+            if (!idle.isEmpty()) {
+                provider.stop(idle, StopAction.DEALLOCATE);
+                idle.forEach(i -> freeSince.remove(i.nodeName()));
+            }
+            long free = freeSince.size();
+            long booting = instances.stream().filter(i -> i.state() == PowerState.STARTING).count();
+            long busy = instances.stream().filter(i -> i.state() == PowerState.RUNNING
+                    && scheduler.busy(i.nodeName())).count();
+            long wanted = scheduler.queuedNodesFitting((int) (settings.maxNodes() - busy)) - free - booting;
+            if (wanted > 0) {
+                List<Instance> stopped = provider.list().stream().filter(i -> i.state() == PowerState.STOPPED)
+                        .limit(wanted).toList();
+                if (!stopped.isEmpty()) {
+                    provider.start(stopped);
+                }
+            }
+        } catch (CloudException e) {
+            // A quota refusal leaves the nodes as they are until the next pass, as both peers do.
+        }
+    }
+
+    @Override
+    boolean settled() {
+        return cloud.activeInstances() == 0;
+    }
+}
