@@ -250,22 +250,54 @@ public final class SimulatedScheduler implements SchedulerAdapter {
     }
 
     /**
-     * Nodes the waiting jobs at the head of the queue ask for, in order, as long as they fit in {@code room} nodes
-     * together: the jobs a scheduler that counts powered-down nodes as its own (Slurm's power saving) would start now
-     * and so power nodes up for.
+     * Nodes that EASY backfilling would give waiting jobs now on a one-pool machine of {@code machineNodes} nodes if
+     * every node not running a job were up: what a scheduler that counts powered-down nodes as its own (Slurm's power
+     * saving) allocates, and so powers up, at once. The head jobs that fit start; the first that does not gets a
+     * reservation at the earliest expected end of running jobs that frees enough; later jobs that fit start if they end
+     * before it or leave it enough nodes.
      */
-    public synchronized int queuedNodesFitting(int room) {
-        int nodes = 0;
+    public synchronized int nodesEasyWouldAllocate(int machineNodes, Instant now) {
+        // When running jobs, and the head jobs this pass starts, are expected to end, with their nodes.
+        List<Map.Entry<Instant, Integer>> ends = new ArrayList<>();
+        running.values().forEach(r -> ends.add(Map.entry(r.expectedEnd(), r.nodes.size())));
+        int room = machineNodes - running.values().stream().mapToInt(r -> r.nodes.size()).sum();
+        int allocated = 0;
+        Instant shadow = null;
+        int extra = 0;
         for (SimJob job : queued) {
             if (job.held()) {
                 continue;
             }
-            if (nodes + job.nodes() > room) {
-                break;
+            if (shadow == null && job.nodes() <= room) {
+                room -= job.nodes();
+                allocated += job.nodes();
+                ends.add(Map.entry(now.plus(job.requestedTime()), job.nodes()));
+                continue;
             }
-            nodes += job.nodes();
+            if (shadow == null) {
+                ends.sort(Map.Entry.comparingByKey());
+                int available = room;
+                shadow = Instant.MAX;
+                for (Map.Entry<Instant, Integer> end : ends) {
+                    available += end.getValue();
+                    if (available >= job.nodes()) {
+                        shadow = end.getKey();
+                        extra = available - job.nodes();
+                        break;
+                    }
+                }
+                continue;
+            }
+            boolean endsBeforeShadow = !now.plus(job.requestedTime()).isAfter(shadow);
+            if (job.nodes() <= room && (endsBeforeShadow || job.nodes() <= extra)) {
+                if (!endsBeforeShadow) {
+                    extra -= job.nodes();
+                }
+                room -= job.nodes();
+                allocated += job.nodes();
+            }
         }
-        return nodes;
+        return allocated;
     }
 
     /** Nodes the waiting and running jobs ask for. */

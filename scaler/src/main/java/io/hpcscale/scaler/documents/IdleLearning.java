@@ -22,6 +22,8 @@ public record IdleLearning(Instant lastArrivalAt, List<Long> arrivalGaps, List<L
     public static final int GAPS_KEPT = 200;
     public static final int BOOTS_KEPT = 20;
     public static final IdleLearning NONE = new IdleLearning(null, List.of(), List.of());
+    /** Submissions further ahead of the scaler's clock than this are not learnt from. */
+    static final Duration CLOCK_SKEW = Duration.ofMinutes(5);
 
     public IdleLearning {
         arrivalGaps = List.copyOf(arrivalGaps);
@@ -31,13 +33,18 @@ public record IdleLearning(Instant lastArrivalAt, List<Long> arrivalGaps, List<L
     /**
      * These learnings with the submissions seen this cycle. Only submissions after the last one seen count: those
      * before were counted already, or were queued before the scaler first looked, when their gaps say nothing of the
-     * rhythm of arrivals.
+     * rhythm of arrivals. Submissions more than {@link #CLOCK_SKEW} after {@code now} are left out.
      */
-    public IdleLearning withSubmissions(Collection<Instant> submitted) {
+    public IdleLearning withSubmissions(Collection<Instant> submitted, Instant now) {
         TreeSet<Long> seconds = new TreeSet<>();
         long after = lastArrivalAt == null ? Long.MIN_VALUE : lastArrivalAt.getEpochSecond();
         long latest = after;
         for (Instant at : submitted) {
+            if (at.isAfter(now.plus(CLOCK_SKEW))) {
+                // A scheduler's clock far ahead of the scaler's: taken as the last arrival, it would hide every
+                // arrival until the scaler's clock caught up.
+                continue;
+            }
             latest = Math.max(latest, at.getEpochSecond());
             if (lastArrivalAt != null && at.getEpochSecond() > after) {
                 seconds.add(at.getEpochSecond());

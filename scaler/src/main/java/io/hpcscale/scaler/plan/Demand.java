@@ -8,7 +8,8 @@ import java.util.Set;
  *
  * @param jobsConsidered     queued (and, when configured, held) jobs of the pool
  * @param newNodes           nodes needed beyond those running or booting, within the pool's max
- * @param nodesInUse         running nodes that queued jobs will be placed on: not to be scaled down
+ * @param nodesInUse         running and booting nodes that queued jobs will be placed on: not to be scaled down,
+ *                           nor counted as warm
  * @param drainsToCancel     drained nodes that queued jobs need back
  * @param unsatisfiable      jobs that can never run on this pool's VM shape, with the reason
  * @param jobsBeyondMax      jobs that would need more nodes than the pool's max allows now

@@ -172,7 +172,7 @@ final class DemandCalculator {
         Set<String> inUse = new HashSet<>();
         Set<String> drainsToCancel = new HashSet<>();
         for (Bin bin : bins) {
-            if (bin.received && bin.kind == Kind.RUNNING) {
+            if (bin.received && (bin.kind == Kind.RUNNING || bin.kind == Kind.BOOTING)) {
                 inUse.add(bin.node);
             }
             if (bin.received && bin.kind == Kind.DRAINING) {

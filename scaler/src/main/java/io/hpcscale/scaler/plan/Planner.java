@@ -106,7 +106,7 @@ public final class Planner {
             memory = gangs.after(demand);
             if (state.pool().adaptiveIdle() != null) {
                 memory = memory.withIdleLearning(memory.idleLearning().withSubmissions(state.jobs().stream()
-                        .map(JobDocument::submittedAt).filter(Objects::nonNull).toList()));
+                        .map(JobDocument::submittedAt).filter(Objects::nonNull).toList(), state.now()));
             }
         }
         decideAll(view, draft, fresh ? inOrder(state.pool().decisions(), demand)

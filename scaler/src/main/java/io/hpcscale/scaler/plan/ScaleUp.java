@@ -22,6 +22,9 @@ final class ScaleUp implements Decision {
         int countedForMin = view.countedForMin();
         int forMin = Math.max(0, min - countedForMin);
         int warm = fresh && view.pool().warm() > 0 ? WarmNodes.missing(view, demand) : 0;
+        if (warm > 0) {
+            warm -= WarmNodes.keepDrained(view, draft, demand, warm);
+        }
         int wanted = Math.max(forMin, fresh ? demand.newNodes() + warm : 0);
         if (demand.jobsBeyondMax() > 0) {
             String fallback = view.state().fallback();
@@ -41,6 +44,7 @@ final class ScaleUp implements Decision {
                                 + view.pool().warm() : "")
                 : warm > forMin ? "the pool keeps " + Words.count(view.pool().warm(), "warm node") + " (started "
                         + "and free beyond what queued jobs need) and has " + (view.pool().warm() - warm)
+                        + (view.pool().warm() - warm == 1 ? " such node" : " such nodes")
                 : "the pool's min is " + min + " and " + Words.count(countedForMin, "instance") + " "
                         + (countedForMin == 1 ? "counts" : "count") + " for it";
         Growth.startOrCreate(view, draft, wanted, active, reason);

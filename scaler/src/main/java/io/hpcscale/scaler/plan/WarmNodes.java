@@ -1,11 +1,13 @@
 package io.hpcscale.scaler.plan;
 
+import io.hpcscale.common.model.NodeNames;
 import io.hpcscale.scaler.cloud.Instance;
 
 /**
- * A pool's warm nodes: started and free, beyond what its queued jobs need. A pool with {@code warm = N} starts nodes
- * until N are warm and drains none for idleness that would leave fewer, so the next N nodes' worth of jobs start
- * without waiting for a boot.
+ * A pool's warm nodes: started and free, or booting, beyond what its queued jobs need. A pool with {@code warm = N}
+ * withdraws drains, then starts nodes, until N are warm, and drains none for idleness that would leave fewer, so the
+ * next N nodes' worth of jobs start without waiting for a boot. The min's nodes count: warm is how many are free, not
+ * how many more.
  */
 final class WarmNodes {
     private WarmNodes() {
@@ -28,8 +30,29 @@ final class WarmNodes {
         return spare;
     }
 
-    /** How many more nodes to start to have the pool's warm nodes, with a fresh read of its jobs. */
+    /** How many nodes the pool lacks of its warm nodes, with a fresh read of its jobs. */
     static int missing(PoolView view, Demand demand) {
         return Math.max(0, view.pool().warm() - spare(view, demand));
+    }
+
+    /**
+     * Withdraws the drain of up to {@code wanted} drained nodes still in service, rather than stopping them and
+     * starting others in their place; returns how many.
+     */
+    static int keepDrained(PoolView view, PlanDraft draft, Demand demand, int wanted) {
+        int kept = 0;
+        for (Instance instance : view.running()) {
+            if (kept == wanted) {
+                break;
+            }
+            String node = view.nodeOf(instance);
+            if (view.drained(instance) && view.inService(instance) != null
+                    && !draft.cancelledDrains().contains(NodeNames.key(node))
+                    && !demand.drainsToCancel().contains(node)) {
+                draft.add(new Plan.CancelDrain(node, "the pool keeps " + view.pool().warm() + " warm nodes"));
+                kept++;
+            }
+        }
+        return kept;
     }
 }

@@ -104,6 +104,17 @@ public final class PoolConfigs {
                     new OrphanPolicy(pool.duration("orphanAfter"), pool.bool("stopOrphans")),
                     pool.optionalString("healthCheck").isPresent(), adaptiveIdle(pool, problems),
                     pool.intValue("warm")));
+            boolean decidesItsOwnCount = "fixed".equals(pool.string("target")) || followsPowerRequests;
+            if (decidesItsOwnCount && (pool.intValue("warm") > 0 || "adaptive".equals(pool.string("idlePolicy")))) {
+                problems.add(pool.key("warm") + " and " + pool.key("idlePolicy") + " = adaptive apply to a pool that "
+                        + "follows its queued jobs; " + ("fixed".equals(pool.string("target")) ? pool.key("target")
+                        + " = fixed keeps the count it is given" : pool.key(FOLLOW_POWER_REQUESTS) + " = true lets "
+                        + "the scheduler decide which nodes run") + ": remove them");
+            }
+            if (pool.intValue("warm") > max) {
+                problems.add(pool.key("warm") + " = " + pool.intValue("warm") + " is more than " + pool.key("max")
+                        + " = " + max + ": the pool cannot keep more warm nodes than it has");
+            }
             if ("fixed".equals(pool.string("target")) && followsPowerRequests) {
                 problems.add(pool.key("target") + " = fixed cannot be combined with " + pool.key(FOLLOW_POWER_REQUESTS)
                         + " = true: the scheduler decides which nodes run; choose one");

@@ -108,7 +108,8 @@ class IdleTimeAndWarmNodesTest {
         pool.extraSettings.put("warm", "2");
         Plan plan = pool.plan().plan();
         assertEquals(2, plan.starts().size());
-        assertTrue(plan.starts().get(0).reason().contains("keeps 2 warm nodes"), plan.starts().get(0).reason());
+        assertEquals("the pool keeps 2 warm nodes (started and free beyond what queued jobs need) and has 0 such nodes",
+                plan.starts().get(0).reason());
     }
 
     @Test
@@ -116,6 +117,46 @@ class IdleTimeAndWarmNodesTest {
         PoolStateBuilder pool = new PoolStateBuilder().stopped(5).queued("j1", 16);
         pool.extraSettings.put("warm", "2");
         assertEquals(3, pool.plan().plan().starts().size());
+    }
+
+    @Test
+    void aNodeBootingForAQueuedJobIsNotWarm() {
+        PoolStateBuilder pool = new PoolStateBuilder().instance(1, io.hpcscale.scaler.cloud.PowerState.STARTING)
+                .stopped(5).queued("j1", 16);
+        pool.booting(1, NOW.minusSeconds(30));
+        pool.extraSettings.put("warm", "1");
+        assertEquals(1, pool.plan().plan().starts().size(), "the booting node is the job's; one more is warm");
+    }
+
+    @Test
+    void withdrawsADrainRatherThanStartAnotherNodeToKeepItsWarmNodes() {
+        PoolStateBuilder pool = new PoolStateBuilder().freeNode(1, NOW.minus(Duration.ofHours(1))).stopped(3)
+                .drain(1, NOW.minusSeconds(30));
+        pool.extraSettings.put("warm", "1");
+        Plan plan = pool.plan().plan();
+        assertTrue(plan.starts().isEmpty());
+        assertTrue(plan.stops().isEmpty());
+        assertEquals(List.of(new Plan.CancelDrain(node(1), "the pool keeps 1 warm nodes")), plan.cancels());
+    }
+
+    @Test
+    void anAdaptivePoolsStateIsUnchangedByACycleThatSeesNothingNew() {
+        PoolStateBuilder pool = adaptivePool().busyNode(1, 16, "j0");
+        pool.queued("j1", 16);
+        pool.state = pool.plan().state();
+        assertEquals(pool.state.idleLearning(), pool.plan().state().idleLearning());
+    }
+
+    @Test
+    void refusesWarmNodesOnAPoolThatKeepsAFixedCountOrMoreThanItsMax() {
+        ConfigException fixed = assertThrows(ConfigException.class, () -> PoolConfigs.withDefaults("p",
+                new VmShape(4, 1024, 0), 4, Map.of("target", "fixed", "warm", "2")));
+        assertTrue(fixed.getMessage().contains("pool.p.target = fixed keeps the count it is given: remove them"),
+                fixed.getMessage());
+        ConfigException tooMany = assertThrows(ConfigException.class, () -> PoolConfigs.withDefaults("p",
+                new VmShape(4, 1024, 0), 4, Map.of("warm", "5")));
+        assertTrue(tooMany.getMessage().contains("pool.p.warm = 5 is more than pool.p.max = 4"),
+                tooMany.getMessage());
     }
 
     @Test

@@ -50,12 +50,12 @@ final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--limit", paramLabel = "N", description = "Only the first N jobs.")
     private Integer limit;
 
-    @Option(names = "--from", paramLabel = "DURATION", description = "Only jobs submitted at or after this time into "
-            + "the trace (e.g. 10d).")
+    @Option(names = "--from", paramLabel = "DURATION", description = "Only jobs submitted at or after this time after "
+            + "the trace's first submission (e.g. 10d).")
     private String from;
 
-    @Option(names = "--to", paramLabel = "DURATION", description = "Only jobs submitted up to this time into the "
-            + "trace (e.g. 30d).")
+    @Option(names = "--to", paramLabel = "DURATION", description = "Only jobs submitted up to this time after the "
+            + "trace's first submission (e.g. 30d).")
     private String to;
 
     @Option(names = "--boot-time", paramLabel = "TIME", defaultValue = "3m",

@@ -16,8 +16,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The peers' policy: start nodes for the jobs at the head of the queue that the machine's nodes not running jobs could
- * take, beyond those free or booting, and stop a node free for a fixed idle time. Slurm's power saving resumes the nodes its scheduler allocates at once and suspends a node
+ * The peers' policy: start nodes for the jobs the scheduler would start now if every node of the machine were up,
+ * beyond those free or booting, and stop a node free for a fixed idle time. Slurm's power saving resumes the nodes its scheduler allocates at once and suspends a node
  * idle for {@code SuspendTime}; CycleCloud's autoscaler does the same at each pass of its loop (every 15 s for PBS)
  * with its idle time of 300 s. Neither drains: a free node is stopped the moment it is found idle long enough.
  */
@@ -118,9 +118,7 @@ final class FixedIdleRun extends PolicyRun {
             }
             long free = freeSince.size();
             long booting = instances.stream().filter(i -> i.state() == PowerState.STARTING).count();
-            long busy = instances.stream().filter(i -> i.state() == PowerState.RUNNING
-                    && scheduler.busy(i.nodeName())).count();
-            long wanted = scheduler.queuedNodesFitting((int) (settings.maxNodes() - busy)) - free - booting;
+            long wanted = scheduler.nodesEasyWouldAllocate(settings.maxNodes(), now) - free - booting;
             if (wanted > 0) {
                 List<Instance> stopped = provider.list().stream().filter(i -> i.state() == PowerState.STOPPED)
                         .limit(wanted).toList();

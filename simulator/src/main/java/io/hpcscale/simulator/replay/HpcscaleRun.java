@@ -203,7 +203,8 @@ final class HpcscaleRun extends PolicyRun {
         // A fixed pool keeps its count after the last job, as a static cluster does, and a pool its min and warm
         // nodes: at rest once the jobs are done.
         return settings.fixedTarget() != null
-                || cloud().activeInstances() <= pools.stream().mapToInt(pool -> pool.min() + pool.warm()).sum();
+                || cloud().activeInstances() <= pools.stream().mapToInt(pool -> Math.max(pool.min(), pool.warm()))
+                        .sum();
     }
 
     /** The agent ran (or would have, writing only its heartbeat) at its last tick. */

@@ -38,7 +38,10 @@ public final class Simulation {
         }
     }
 
-    /** Which part of the trace to replay: the first {@code limit} jobs submitted within {@code from}..{@code to}. */
+    /**
+     * Which part of the trace to replay: the first {@code limit} jobs submitted within {@code from}..{@code to}, counted
+     * from the trace's first submission.
+     */
     public record Selection(Integer limit, Duration from, Duration to) {
         public static Selection all() {
             return new Selection(null, null, null);
@@ -53,9 +56,12 @@ public final class Simulation {
         List<SimJob> jobs = new ArrayList<>();
         int tooWide = 0;
         long first = -1;
+        // Counted from the first submission: some logs start their clock well before it (LLNL Atlas by 37 days).
+        long origin = trace.jobs().isEmpty() ? 0 : trace.jobs().get(0).submit();
         for (SwfTrace.TraceJob job : trace.jobs()) {
-            if ((selection.from() != null && job.submit() < selection.from().toSeconds())
-                    || (selection.to() != null && job.submit() > selection.to().toSeconds())) {
+            long into = job.submit() - origin;
+            if ((selection.from() != null && into < selection.from().toSeconds())
+                    || (selection.to() != null && into > selection.to().toSeconds())) {
                 continue;
             }
             if (selection.limit() != null && jobs.size() + tooWide >= selection.limit()) {

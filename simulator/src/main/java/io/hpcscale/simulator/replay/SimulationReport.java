@@ -14,13 +14,13 @@ public final class SimulationReport {
 
     public static String text(Simulation.Outcome outcome, NodeHourPrice price) {
         StringBuilder out = new StringBuilder();
-        out.append(String.format(Locale.ROOT, "%-12s %12s %22s %33s %10s %8s %8s %6s %6s%n", "policy", "node-hours",
+        out.append(String.format(Locale.ROOT, "%-17s %12s %22s %33s %10s %8s %8s %6s %6s%n", "policy", "node-hours",
                 "idle node-hours", "wait mean / median / p95", "bounded", "starts", "stops", "peak", "jobs"));
-        out.append(String.format(Locale.ROOT, "%-12s %12s %22s %33s %10s %8s %8s %6s %6s%n", "", "", "(share)", "",
+        out.append(String.format(Locale.ROOT, "%-17s %12s %22s %33s %10s %8s %8s %6s %6s%n", "", "", "(share)", "",
                 "slowdown", "", "", "nodes", "done"));
         for (PolicyResult r : outcome.results()) {
             double share = r.nodeHours() == 0 ? 0 : 100 * r.idleNodeHours() / r.nodeHours();
-            out.append(String.format(Locale.ROOT, "%-12s %12.1f %14.1f (%4.1f%%) %33s %10.2f %8d %8d %6d %6d%n",
+            out.append(String.format(Locale.ROOT, "%-17s %12.1f %14.1f (%4.1f%%) %33s %10.2f %8d %8d %6d %6d%n",
                     r.name(), r.nodeHours(), r.idleNodeHours(), share, waits(r),
                     r.meanBoundedSlowdown(), r.starts(), r.stops(), r.peakNodes(), r.jobsCompleted()));
         }

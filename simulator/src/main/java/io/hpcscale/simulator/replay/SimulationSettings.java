@@ -74,6 +74,13 @@ public record SimulationSettings(
                 scalerQuickInterval, pintaInterval, List.of(nodes), null, idleTimeoutMin, idleTimeoutMax, warm);
     }
 
+    /** These settings with a trace's processors mapped to nodes of this many. */
+    public SimulationSettings withCpusPerNode(int cpus) {
+        return new SimulationSettings(cpus, maxNodes, bootTimes, evictionsPerInstanceHour, quota, seed, min,
+                idleTimeout, maxStartPerCycle, maxStopPerCycle, agentInterval, scalerInterval, agentQuickInterval,
+                scalerQuickInterval, pintaInterval, staticSizes, fixedTarget, idleTimeoutMin, idleTimeoutMax, warm);
+    }
+
     /** The simulate command's defaults, with hpcscale's pool at the pool settings' defaults. */
     public static SimulationSettings defaults(int maxNodes) {
         ConfigCatalog catalog = ConfigCatalog.installed();
