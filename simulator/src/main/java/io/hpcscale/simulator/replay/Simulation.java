@@ -82,8 +82,11 @@ public final class Simulation {
         }
         List<PolicyResult> results = new ArrayList<>();
         results.add(new HpcscaleRun(settings, jobs, new SettableClock(ORIGIN), pool(settings)).run());
-        results.add(new HpcscaleRun(settings, jobs, new SettableClock(ORIGIN), List.of(adaptivePool(settings)),
-                ADAPTIVE).run());
+        if (settings.fixedTarget() == null) {
+            // A pool that keeps a fixed count has no idle timeout to adapt.
+            results.add(new HpcscaleRun(settings, jobs, new SettableClock(ORIGIN), List.of(adaptivePool(settings)),
+                    ADAPTIVE).run());
+        }
         results.add(new PintaScalerRun(settings, jobs, new SettableClock(ORIGIN)).run());
         results.add(new FixedIdleRun("slurm", Duration.ZERO, SLURM_SUSPEND_TIME, settings, jobs,
                 new SettableClock(ORIGIN)).run());
@@ -118,8 +121,7 @@ public final class Simulation {
                         "idleTimeoutMax", Durations.format(settings.idleTimeoutMax()),
                         "warm", Integer.toString(settings.warm()),
                         "maxStartPerCycle", Integer.toString(settings.maxStartPerCycle()),
-                        "maxStopPerCycle", Integer.toString(settings.maxStopPerCycle()),
-                        "target", settings.fixedTarget() == null ? "demand" : "fixed"));
+                        "maxStopPerCycle", Integer.toString(settings.maxStopPerCycle())));
     }
 
     /** The lower bound: node-hours are the jobs' own node-seconds; each job waits only for the boot. */

@@ -119,7 +119,14 @@ public final class SimulationReport {
                     DurationText.of(r.p95WaitSeconds()), r.meanBoundedSlowdown(), r.starts(), r.stops(), r.peakNodes(),
                     r.jobsCompleted()));
         }
-        page.append("</table>\n<h2>Nodes up and nodes demanded</h2>\n<p>Every chart has the same scales: time to "
+        page.append("</table>\n");
+        if (outcome.results().stream().anyMatch(r -> r.name().equals("oracle"))) {
+            page.append("<h2>What each policy paid, against how long its jobs waited</h2>\n<p>Node-hours as a "
+                    + "multiple of the oracle's, which no policy can pay less than; mean wait from submission to "
+                    + "start. The nearer the bottom left, the better.</p>\n").append(CostWaitChart.of(
+                    outcome.results())).append('\n');
+        }
+        page.append("<h2>Nodes up and nodes demanded</h2>\n<p>Every chart has the same scales: time to "
                 + "the end of the longest replay, and nodes to just above the most any policy had up. Demand above "
                 + "that runs along the top edge, and a red bar above the chart marks when.</p>\n");
         NodesCharts nodesCharts = NodesCharts.scaledFor(outcome.results());

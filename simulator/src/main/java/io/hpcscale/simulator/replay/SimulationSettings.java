@@ -56,6 +56,10 @@ public record SimulationSettings(
         if (warm < 0 || warm > maxNodes) {
             throw new IllegalArgumentException("--warm must be between 0 and the pool's " + maxNodes + " nodes");
         }
+        if (warm > 0 && fixedTarget != null) {
+            throw new IllegalArgumentException("--warm is for a pool that follows its jobs; with --target the pool "
+                    + "keeps its count");
+        }
         if (idleTimeoutMin.compareTo(idleTimeoutMax) > 0) {
             throw new IllegalArgumentException("--idle-min must not be more than --idle-max");
         }

@@ -70,6 +70,13 @@ final class SvgChart {
         legend.add(new LegendEntry(color, strokeWidth, legendLabel));
     }
 
+    /** A dot at a point within the plot, with its own legend entry. */
+    void dot(String role, String color, Point point, String legendLabel) {
+        data.append(String.format(Locale.ROOT, "<circle class=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"%s\">"
+                + "<title>%s</title></circle>%n", role, x(point.x()), y(point.y()), color, Markup.escape(legendLabel)));
+        legend.add(new LegendEntry(color, 5, legendLabel));
+    }
+
     /** A bar in the margin just above the plot from one fraction of its width to another. */
     void markAbove(String role, String color, double from, double to) {
         data.append(String.format(Locale.ROOT, "<line class=\"%s\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "

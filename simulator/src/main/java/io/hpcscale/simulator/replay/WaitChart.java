@@ -5,7 +5,8 @@ import java.util.List;
 
 /** The share of jobs that waited at most a given time, one line per policy, on a logarithmic time axis. */
 final class WaitChart {
-    private static final String[] COLORS = {"#1f6feb", "#d1242f", "#1a7f37", "#8250df", "#bf8700", "#57606a"};
+    static final String[] COLORS = {"#1f6feb", "#0a3069", "#d1242f", "#1a7f37", "#8250df", "#bf8700", "#57606a",
+        "#e16f24", "#000000"};
     /** Waits people think in, rather than powers of ten seconds (1m40s, 16m40s, 2h46m40s). */
     private static final double[] TICKS_SECONDS = {1, 10, 60, 600, 3600, 6 * 3600, 86_400, 7 * 86_400, 30 * 86_400,
             365 * 86_400};

@@ -210,6 +210,23 @@ class SimulationReportTest {
     }
 
     @Test
+    void placesEachPolicyByItsNodeHoursAgainstTheOraclesAndItsMeanWait() {
+        // hpcscale: 4 times the oracle's 50 node-hours, mean wait 2,620 s; static:12: 1.2 times, 1,110 s.
+        Chart chart = chart(charts(SimulationReport.html(unalike(), null, "t", "s")), "node-hours against mean wait");
+        List<Element> dots = chart.elements("circle", "policy");
+        assertEquals(List.of("hpcscale", "static:12", "oracle"), dots.stream()
+                .map(d -> d.getElementsByTagName("title").item(0).getTextContent()).toList());
+        double width = chart.plotRight() - chart.plotLeft();
+        double height = chart.plotBottom() - chart.plotTop();
+        // Across from 1 to 1 + 5 (the round span above 3); up from 0 to 1.1 times the longest mean wait.
+        assertEquals(chart.plotLeft() + width * 3 / 5, number(dots.get(0), "cx"), 1);
+        assertEquals(chart.plotLeft() + width * 0.2 / 5, number(dots.get(1), "cx"), 1);
+        assertEquals(chart.plotLeft(), number(dots.get(2), "cx"), 1);
+        assertEquals(chart.plotBottom() - height / 1.1, number(dots.get(0), "cy"), 1);
+        assertEquals(chart.plotBottom() - height * 1110 / (2620 * 1.1), number(dots.get(1), "cy"), 1);
+    }
+
+    @Test
     void durationsReadUnambiguously() {
         assertEquals("1h00m44s", DurationText.of(3644));
         assertEquals("12m05s", DurationText.of(725));
@@ -300,7 +317,8 @@ class SimulationReportTest {
         }
         List<Chart> charts = charts(SimulationReport.html(outcome(Duration.ofHours(1),
                 many.toArray(PolicyResult[]::new)), null, "t", "s"));
-        assertEquals(many.size(), charts.size(), "a nodes chart per policy but the oracle, and the waits");
+        assertEquals(many.size() + 1, charts.size(), "cost against wait, a nodes chart per policy but the oracle, "
+                + "and the waits");
         for (Chart chart : charts) {
             Element legend = chart.legend();
             NodeList lines = legend.getElementsByTagName("line");
@@ -330,7 +348,7 @@ class SimulationReportTest {
     @Test
     void everyChartHasAxisTitles() {
         List<Chart> charts = charts(SimulationReport.html(unalike(), null, "t", "s"));
-        assertEquals(3, charts.size());
+        assertEquals(4, charts.size(), "cost against wait, two nodes charts, the waits");
         for (Chart chart : charts) {
             Element x = chart.only("text", "x-title");
             Element y = chart.only("text", "y-title");
@@ -342,6 +360,9 @@ class SimulationReportTest {
             if (chart.isNodes()) {
                 assertTrue(xTitle.contains("time") && xTitle.contains("hours"), xTitle);
                 assertEquals("nodes", yTitle);
+            } else if (chart.label().startsWith("node-hours against mean wait")) {
+                assertEquals("node-hours, times the oracle's", xTitle);
+                assertEquals("mean wait", yTitle);
             } else {
                 assertTrue(xTitle.contains("wait") && xTitle.contains("log scale"), xTitle);
                 assertTrue(yTitle.contains("share of jobs"), yTitle);

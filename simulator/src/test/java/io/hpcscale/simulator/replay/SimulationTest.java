@@ -157,7 +157,8 @@ class SimulationTest {
         assertTrue(html.startsWith("<!DOCTYPE html>") && html.contains("pintascaler") && html.endsWith("</html>\n"));
         List<SimulationReportTest.Chart> charts = SimulationReportTest.charts(html);
         long replayed = outcome.results().stream().filter(r -> !r.series().isEmpty()).count();
-        assertEquals(replayed + 1, charts.size(), "a nodes chart per replayed policy, and the waits");
+        assertEquals(replayed + 2, charts.size(), "cost against wait, a nodes chart per replayed policy, and the "
+                + "waits");
         assertEquals(1, charts.stream().filter(SimulationReportTest.Chart::isNodes).map(c -> c.texts("y-tick"))
                 .distinct().count(), "one vertical scale for every nodes chart");
         String text = SimulationReport.text(outcome, null);
