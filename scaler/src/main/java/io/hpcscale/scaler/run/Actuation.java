@@ -18,6 +18,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 /**
  * Carries out one pool's plan and records what came of it ({@link PoolLedger}). Every action is an event. What
@@ -153,14 +155,17 @@ final class Actuation {
     /** Writes the calls about to be made as pending; if that fails, none is made. */
     private boolean writeIntents(List<Plan.Stop> stops, List<Plan.Action> cloudWork) {
         ScalerStateDocument intended = ledger.state();
+        // One copy of the records for all the intents: one per intent was a fifth of a 5,000-node replay's time.
+        SortedMap<String, InstanceRecord> records = new TreeMap<>(intended.instances());
         for (Plan.Stop stop : stops) {
-            intended = intended.withInstance(stop.instance().id(), record(intended, stop.instance())
+            records.put(stop.instance().id(), records.getOrDefault(stop.instance().id(), InstanceRecord.blank())
                     .withPending(new InstanceRecord.Pending(stop.kind(), now, stop.reason())));
         }
         for (Plan.Start start : plan.starts()) {
-            intended = intended.withInstance(start.instance().id(), record(intended, start.instance())
+            records.put(start.instance().id(), records.getOrDefault(start.instance().id(), InstanceRecord.blank())
                     .withPending(new InstanceRecord.Pending(null, now, start.reason())));
         }
+        intended = intended.withInstances(records);
         if (plan.create() != null) {
             intended = intended.withPendingCreate(new ScalerStateDocument.PendingCreate(plan.create().count(), now,
                     plan.create().reason())).grown(now);
@@ -271,9 +276,5 @@ final class Actuation {
             ledger.event(EventKind.TIDY, List.of(), "tidying " + pool.provider().describe(),
                     Outcome.failed(e.getMessage()));
         }
-    }
-
-    private static InstanceRecord record(ScalerStateDocument state, Instance instance) {
-        return state.instance(instance.id()).orElse(InstanceRecord.blank());
     }
 }
