@@ -18,16 +18,22 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every policy on the first 30 days of every trace, as its header describes the machine, with the simulate command's
- * defaults: the comparison table of docs/simulation.md, and how long each replay takes and how much heap it needs.
- * The Parallel Workloads Archive logs are read from {@code ../shared/traces} (not part of the project; docs/simulation.md
- * says where to download them), the Lublin model trace from the project's {@code traces}. Select some with
- * {@code -Dbench.traces=KTH,SDSC-SP2} (file names starting so).
+ * Every policy on the first 30 days of every trace (3 on a machine of over 5,000 nodes), as its header describes the
+ * machine, with the simulate command's defaults: the comparison table of docs/simulation.md, and how long each replay
+ * takes and how much heap it needs. The Parallel Workloads Archive logs are read from {@code ../shared/traces} (not
+ * part of the project; docs/simulation.md says where to download them), the Lublin model trace from the project's
+ * {@code traces}. Select some with {@code -Dbench.traces=KTH,SDSC-SP2} (file names starting so).
  */
 class TraceComparisonBenchmark {
     private static final Path SHARED = Path.of("..", "..", "shared", "traces");
     private static final Path LUBLIN = Path.of("..", "traces", "lublin_256.swf");
     private static final Duration FIRST = Duration.ofDays(30);
+    /**
+     * CEA Curie's 5,544 nodes: 30 days did not get through the first policy in 8.5 CPU-minutes, as each cycle does
+     * work in proportion to the pool; its first 3 days take under two minutes.
+     */
+    private static final int LARGE_MACHINE = 5_000;
+    private static final Duration FIRST_ON_A_LARGE_MACHINE = Duration.ofDays(3);
 
     @Test
     void everyPolicyOnTheFirstThirtyDaysOfEveryTrace() throws Exception {
@@ -43,7 +49,8 @@ class TraceComparisonBenchmark {
             Simulation.Outcome outcome;
             double peakMb;
             try (Measure.HeapWatch heap = Measure.watchHeap()) {
-                outcome = Simulation.run(trace, settings, new Simulation.Selection(null, null, FIRST));
+                outcome = Simulation.run(trace, settings, new Simulation.Selection(null, null,
+                        settings.maxNodes() > LARGE_MACHINE ? FIRST_ON_A_LARGE_MACHINE : FIRST));
                 peakMb = heap.peakMb();
             }
             double seconds = (System.nanoTime() - begin) / 1e9;

@@ -37,8 +37,8 @@ import java.util.stream.Collectors;
  * announced by a Preempt notice; and nodes failing their health check), then a calm end in which no fault and no new
  * job comes, the administrators give their nodes back and suspended jobs resume. What it must show at the end: every
  * job ran, no instance was stopped under a job, no job ran on a node whose check had not passed, no start or stop was
- * asked twice, and the cloud is back at the pools' min with every active instance running a node the scheduler
- * knows.
+ * asked twice, and the cloud is back at the pools' min (or their warm nodes, if more) with every active instance
+ * running a node the scheduler knows.
  */
 final class SoakScenario {
     private static final Instant START = Instant.parse("2026-11-22T08:00:00Z");
@@ -106,6 +106,11 @@ final class SoakScenario {
                 settings.put("healthCheck", "/usr/sbin/nhc");
             }
             settings.put("stopOrphans", Boolean.toString(stopOrphans));
+            // Warm nodes and the adaptive idle timeout keep idle nodes on purpose, beside every fault.
+            settings.put("warm", Integer.toString(random.nextInt(3) == 0 ? 1 + random.nextInt(2) : 0));
+            if (random.nextBoolean()) {
+                settings.putAll(Map.of("idlePolicy", "adaptive", "idleTimeoutMin", "30s", "idleTimeoutMax", "10m"));
+            }
             pools.add(PoolConfigs.withDefaults(name, new VmShape(4, 16384, 0), 6, settings));
         }
         // A scale set smaller than the pool's max makes the scaler create instances, not only start them.
@@ -437,7 +442,10 @@ final class SoakScenario {
         }
     }
 
-    /** No more faults or jobs: everything queued must run and the pools come back to their min, and stay there. */
+    /**
+     * No more faults or jobs: everything queued must run and the pools come back to their min (or their warm nodes,
+     * if more), and stay there.
+     */
     private void calmEnd() throws InterruptedException {
         faults.calm();
         cluster.nodePrograms().noMoreFailures();
@@ -495,9 +503,10 @@ final class SoakScenario {
                     problems.add(instance.id() + " active with its node " + instance.nodeName() + " offline");
                 }
             }
-            if (active != pool.min()) {
+            int atRest = Math.max(pool.min(), pool.warm());
+            if (active != atRest) {
                 problems.add("pool " + pool.name() + " has " + active + " active instances, its min is "
-                        + pool.min());
+                        + pool.min() + " and its warm " + pool.warm());
             }
         }
         return problems;
