@@ -9,7 +9,6 @@ import io.hpcscale.common.model.DocumentKey;
 import io.hpcscale.common.model.DrainDocument;
 import io.hpcscale.common.store.ClusterLoadStore;
 import io.hpcscale.common.store.DocumentStore;
-import io.hpcscale.common.store.StoredDocument;
 import io.hpcscale.common.time.Monotonic;
 import io.hpcscale.common.time.SettableClock;
 import io.hpcscale.scaler.cloud.CloudProvider;
@@ -37,7 +36,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
@@ -86,8 +84,6 @@ public final class SimulatedCluster {
     private UnaryOperator<SchedulerAdapter> schedulerInterceptor = UnaryOperator.identity();
     private final ScalerEvents events;
     private final DocumentStore documents;
-    /** The last state read of each pool, by ETag. */
-    private final Map<String, DocumentStore.Versioned<ScalerStateDocument>> scalerStates = new HashMap<>();
     private final Spec spec;
     private final Set<String> checkedPools;
     private final SimulatedNodePrograms nodePrograms;
@@ -213,18 +209,8 @@ public final class SimulatedCluster {
 
     /** What the scalers remember of a pool, as the store holds it now. */
     public ScalerStateDocument scalerState(String pool) {
-        DocumentKey key = new DocumentKey(pool, ScalerStateDocument.idFor(pool));
-        Optional<StoredDocument> stored = documents.store().read(key);
-        if (stored.isEmpty()) {
-            return ScalerStateDocument.empty(pool);
-        }
-        // The replay asks after every cycle; decoding a state that has not changed since was a tenth of its time.
-        DocumentStore.Versioned<ScalerStateDocument> known = scalerStates.get(pool);
-        if (known == null || !known.etag().equals(stored.get().etag())) {
-            known = documents.read(key, ScalerStateDocument.class).orElseThrow();
-            scalerStates.put(pool, known);
-        }
-        return known.document();
+        return documents.read(new DocumentKey(pool, ScalerStateDocument.idFor(pool)), ScalerStateDocument.class)
+                .map(DocumentStore.Versioned::document).orElse(ScalerStateDocument.empty(pool));
     }
 
     /** Whether the scaler has asked for this node to be drained, as the store holds it now. */

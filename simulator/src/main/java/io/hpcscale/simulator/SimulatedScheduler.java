@@ -48,9 +48,11 @@ public final class SimulatedScheduler implements SchedulerAdapter {
 
         void jobFinished(SimJob job, Instant at);
 
-        void nodeUp(String node, Instant at);
+        default void nodeUp(String node, Instant at) {
+        }
 
-        void violation(String message, Instant at);
+        default void violation(String message, Instant at) {
+        }
     }
 
     private static final class Node {

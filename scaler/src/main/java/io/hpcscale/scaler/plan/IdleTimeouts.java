@@ -42,7 +42,7 @@ public final class IdleTimeouts {
         if (learned.arrivalGaps().size() < GAPS_NEEDED || learned.bootSeconds().isEmpty()) {
             return new Chosen(pool.idleTimeout(), "idle timeout " + Durations.format(pool.idleTimeout())
                     + ", the adaptive one still learning (" + learned.arrivalGaps().size() + " of " + GAPS_NEEDED
-                    + " arrivals, " + learned.bootSeconds().size() + " boots seen)");
+                    + " arrivals, " + Words.count(learned.bootSeconds().size(), "boot") + " seen)");
         }
         long boot = median(learned.bootSeconds());
         long min = adaptive.min().toSeconds();

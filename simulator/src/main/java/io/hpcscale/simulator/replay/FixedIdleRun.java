@@ -2,10 +2,8 @@ package io.hpcscale.simulator.replay;
 
 import io.hpcscale.common.time.SettableClock;
 import io.hpcscale.scaler.cloud.CloudException;
-import io.hpcscale.scaler.cloud.CloudProvider;
 import io.hpcscale.scaler.cloud.Instance;
 import io.hpcscale.scaler.cloud.PowerState;
-import io.hpcscale.scaler.cloud.SimulatedCloud;
 import io.hpcscale.scaler.pool.StopAction;
 import io.hpcscale.simulator.SimJob;
 import io.hpcscale.simulator.SimulatedScheduler;
@@ -17,18 +15,14 @@ import java.util.Map;
 
 /**
  * The peers' policy: start nodes for the jobs the scheduler would start now if every node of the machine were up,
- * beyond those free or booting, and stop a node free for a fixed idle time. Slurm's power saving resumes the nodes its scheduler allocates at once and suspends a node
- * idle for {@code SuspendTime}; CycleCloud's autoscaler does the same at each pass of its loop (every 15 s for PBS)
+ * beyond those free or booting, and stop a node free for a fixed idle time. Slurm's power saving resumes the nodes its
+ * scheduler allocates at once and suspends a node idle for {@code SuspendTime}; CycleCloud's autoscaler does the same at each pass of its loop (every 15 s for PBS)
  * with its idle time of 300 s. Neither drains: a free node is stopped the moment it is found idle long enough.
  */
-final class FixedIdleRun extends PolicyRun {
+final class FixedIdleRun extends PeerRun {
     private final String name;
     private final Duration period;
     private final Duration idleTime;
-    private final SimulatedCloud cloud;
-    private final SimulatedScheduler scheduler;
-    private final CloudProvider provider;
-    private final Instant origin;
     /** When each node up was last seen become free. */
     private final Map<String, Instant> freeSince = new HashMap<>();
     /**
@@ -46,16 +40,6 @@ final class FixedIdleRun extends PolicyRun {
         this.name = name;
         this.period = period;
         this.idleTime = idleTime;
-        this.cloud = new SimulatedCloud(clock);
-        cloud.addScaleSet(Simulation.POOL, settings.maxNodes(), Simulation.POOL + "-vm",
-                () -> settings.bootTimes().sample(random));
-        if (settings.quota() != null) {
-            cloud.setQuota(Simulation.POOL, settings.quota());
-        }
-        this.scheduler = new SimulatedScheduler(cloud, clock, Map.of(Simulation.POOL, Simulation.POOL),
-                settings.cpusPerNode(), 4096);
-        this.provider = cloud.provider(Simulation.POOL);
-        this.origin = clock.instant();
         cloud.addListener((p, instance, from, evicted, at) -> queueChanged |= evicted);
         scheduler.addListener(new SimulatedScheduler.Listener() {
             @Override
@@ -66,14 +50,6 @@ final class FixedIdleRun extends PolicyRun {
             @Override
             public void jobFinished(SimJob job, Instant at) {
                 queueChanged = true;
-            }
-
-            @Override
-            public void nodeUp(String node, Instant at) {
-            }
-
-            @Override
-            public void violation(String message, Instant at) {
             }
         });
     }
@@ -86,21 +62,6 @@ final class FixedIdleRun extends PolicyRun {
     @Override
     String name() {
         return name;
-    }
-
-    @Override
-    int capacity() {
-        return settings.maxNodes();
-    }
-
-    @Override
-    SimulatedCloud cloud() {
-        return cloud;
-    }
-
-    @Override
-    SimulatedScheduler scheduler() {
-        return scheduler;
     }
 
     @Override
@@ -165,10 +126,5 @@ final class FixedIdleRun extends PolicyRun {
         } catch (CloudException e) {
             // A quota refusal leaves the nodes as they are until the next pass, as both peers do.
         }
-    }
-
-    @Override
-    boolean settled() {
-        return cloud.activeInstances() == 0;
     }
 }
