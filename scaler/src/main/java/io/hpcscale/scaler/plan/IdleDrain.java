@@ -27,8 +27,8 @@ final class IdleDrain implements Decision {
     @Override
     public void decide(PoolView view, PlanDraft draft) {
         int room = room(view, draft);
-        if (view.pool().warm() > 0) {
-            room = Math.min(room, WarmNodes.spare(view, demand) - view.pool().warm());
+        if (view.warm() > 0) {
+            room = Math.min(room, WarmNodes.spare(view, demand) - view.warm());
         }
         if (room <= 0) {
             return;

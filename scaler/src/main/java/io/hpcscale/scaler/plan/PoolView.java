@@ -136,6 +136,16 @@ final class PoolView {
         return state.now();
     }
 
+    /** The warm nodes the pool keeps now: {@code warm}, or more in a window of {@code warmSchedule}. */
+    int warm() {
+        return pool().warm().at(now());
+    }
+
+    /** The warm nodes kept now, and the window that sets them, for a reason. */
+    String warmDescribed() {
+        return pool().warm().describeAt(now());
+    }
+
     /** Instances that count against the pool's max: running, booting and those of unknown state. */
     int active() {
         return running.size() + booting.size() + unknown.size();

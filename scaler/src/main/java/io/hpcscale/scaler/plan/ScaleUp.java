@@ -21,7 +21,7 @@ final class ScaleUp implements Decision {
         int min = view.pool().min();
         int countedForMin = view.countedForMin();
         int forMin = Math.max(0, min - countedForMin);
-        int warm = fresh && view.pool().warm() > 0 ? WarmNodes.missing(view, demand) : 0;
+        int warm = fresh && view.warm() > 0 ? WarmNodes.missing(view, demand) : 0;
         if (warm > 0) {
             warm -= WarmNodes.keepDrained(view, draft, demand, warm);
         }
@@ -40,11 +40,11 @@ final class ScaleUp implements Decision {
         String reason = demand.newNodes() > 0 && fresh
                 ? Words.count(runnable, "queued job") + (runnable == 1 ? " needs " : " need ")
                         + Words.count(demand.newNodes(), "more node")
-                        + (warm > 0 ? ", and " + Words.count(warm, "more warm node") + " for the pool's warm of "
-                                + view.pool().warm() : "")
-                : warm > forMin ? "the pool keeps " + Words.count(view.pool().warm(), "warm node") + " (started "
-                        + "and free beyond what queued jobs need) and has " + (view.pool().warm() - warm)
-                        + (view.pool().warm() - warm == 1 ? " such node" : " such nodes")
+                        + (warm > 0 ? ", and " + Words.count(warm, "more warm node") + " for the pool's "
+                                + view.warmDescribed() : "")
+                : warm > forMin ? "the pool keeps " + view.warmDescribed() + " (started and free beyond what queued "
+                        + "jobs need) and has " + (view.warm() - warm) + (view.warm() - warm == 1 ? " such node"
+                        : " such nodes")
                 : "the pool's min is " + min + " and " + Words.count(countedForMin, "instance") + " "
                         + (countedForMin == 1 ? "counts" : "count") + " for it";
         Growth.startOrCreate(view, draft, wanted, active, reason);

@@ -7,7 +7,8 @@ import io.hpcscale.scaler.cloud.Instance;
  * A pool's warm nodes: started and free, or booting, beyond what its queued jobs need. A pool with {@code warm = N}
  * withdraws drains, then starts nodes, until N are warm, and drains none for idleness that would leave fewer, so the
  * next N nodes' worth of jobs start without waiting for a boot. The min's nodes count: warm is how many are free, not
- * how many more.
+ * how many more. With {@code warmSchedule}, N is the count of the window open now: when it closes, the nodes it kept
+ * are drained as any idle node is.
  */
 final class WarmNodes {
     private WarmNodes() {
@@ -32,7 +33,7 @@ final class WarmNodes {
 
     /** How many nodes the pool lacks of its warm nodes, with a fresh read of its jobs. */
     static int missing(PoolView view, Demand demand) {
-        return Math.max(0, view.pool().warm() - spare(view, demand));
+        return Math.max(0, view.warm() - spare(view, demand));
     }
 
     /**
@@ -49,7 +50,7 @@ final class WarmNodes {
             if (view.drained(instance) && view.inService(instance) != null
                     && !draft.cancelledDrains().contains(NodeNames.key(node))
                     && !demand.drainsToCancel().contains(node)) {
-                draft.add(new Plan.CancelDrain(node, "the pool keeps " + view.pool().warm() + " warm nodes"));
+                draft.add(new Plan.CancelDrain(node, "the pool keeps " + view.warmDescribed()));
                 kept++;
             }
         }

@@ -33,7 +33,7 @@ import java.util.Objects;
  * @param adaptiveIdle              the bounds of an idle timeout chosen from the pool's arrivals and boot times, or
  *                                  null when {@code idleTimeout} is fixed
  * @param warm                      started, idle nodes the pool keeps beyond what queued jobs need, so that the next
- *                                  jobs start without waiting for a boot
+ *                                  jobs start without waiting for a boot, at all hours or more in scheduled windows
  */
 public record PoolConfig(
         String name,
@@ -60,7 +60,7 @@ public record PoolConfig(
         OrphanPolicy orphans,
         boolean healthChecked,
         AdaptiveIdle adaptiveIdle,
-        int warm) {
+        WarmSchedule warm) {
 
     /** The bounds within which an adaptive idle timeout is chosen. */
     public record AdaptiveIdle(Duration min, Duration max) {
@@ -81,9 +81,7 @@ public record PoolConfig(
         Objects.requireNonNull(orphans, "orphans");
         fallbacks = List.copyOf(fallbacks);
         decisions = List.copyOf(decisions);
-        if (warm < 0) {
-            throw new IllegalArgumentException("pool " + name + ": warm must not be negative, have " + warm);
-        }
+        Objects.requireNonNull(warm, "warm");
         if (min < 0 || max < min) {
             throw new IllegalArgumentException("pool " + name + ": need 0 <= min <= max, have min " + min
                     + " and max " + max);

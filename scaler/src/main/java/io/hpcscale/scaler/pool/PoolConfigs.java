@@ -13,13 +13,16 @@ import io.hpcscale.scaler.match.ConstraintException;
 import io.hpcscale.scaler.match.ConstraintParser;
 import io.hpcscale.scaler.match.NodeProperties;
 import io.hpcscale.scaler.match.Quantity;
+import java.time.DateTimeException;
 import java.time.Duration;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
@@ -32,6 +35,7 @@ public final class PoolConfigs {
     private static final Set<String> PROVIDERS_NOT_READING_SHAPES = Set.of("command", "simulated");
     private static final String FOLLOW_POWER_REQUESTS = "followPowerRequests";
     private static final String FORMER_FOLLOW_POWER_REQUESTS = "slurmPowerSaving";
+    private static final String WARM_SCHEDULE = "warmSchedule";
     private static final AtomicBoolean warnedFormerName = new AtomicBoolean();
     /** Properties that follow from others: whether the node is in a placement group, and the pool's own name. */
     private static final Set<String> DERIVED_PROPERTIES = Set.of("colocated", "nodearray");
@@ -103,17 +107,15 @@ public final class PoolConfigs {
                     new Protection(pool.intValue("protectAfter"), pool.duration("protectProbeAfter")),
                     new OrphanPolicy(pool.duration("orphanAfter"), pool.bool("stopOrphans")),
                     pool.optionalString("healthCheck").isPresent(), adaptiveIdle(pool, problems),
-                    pool.intValue("warm")));
+                    warm(pool, max, problems)));
             boolean decidesItsOwnCount = "fixed".equals(pool.string("target")) || followsPowerRequests;
-            if (decidesItsOwnCount && (pool.intValue("warm") > 0 || "adaptive".equals(pool.string("idlePolicy")))) {
-                problems.add(pool.key("warm") + " and " + pool.key("idlePolicy") + " = adaptive apply to a pool that "
-                        + "follows its queued jobs; " + ("fixed".equals(pool.string("target")) ? pool.key("target")
+            if (decidesItsOwnCount && (pool.intValue("warm") > 0 || pool.isSet(WARM_SCHEDULE)
+                    || "adaptive".equals(pool.string("idlePolicy")))) {
+                problems.add(pool.key("warm") + ", " + pool.key(WARM_SCHEDULE) + " and " + pool.key("idlePolicy")
+                        + " = adaptive apply to a pool that follows its queued jobs; "
+                        + ("fixed".equals(pool.string("target")) ? pool.key("target")
                         + " = fixed keeps the count it is given" : pool.key(FOLLOW_POWER_REQUESTS) + " = true lets "
                         + "the scheduler decide which nodes run") + ": remove them");
-            }
-            if (pool.intValue("warm") > max) {
-                problems.add(pool.key("warm") + " = " + pool.intValue("warm") + " is more than " + pool.key("max")
-                        + " = " + max + ": the pool cannot keep more warm nodes than it has");
             }
             if ("fixed".equals(pool.string("target")) && followsPowerRequests) {
                 problems.add(pool.key("target") + " = fixed cannot be combined with " + pool.key(FOLLOW_POWER_REQUESTS)
@@ -138,6 +140,42 @@ public final class PoolConfigs {
             throw new ConfigException(problems);
         }
         return pools;
+    }
+
+    /**
+     * The warm nodes the pool keeps: {@code warm} at all hours, more in {@code warmSchedule}'s windows; never more than
+     * the pool's max.
+     */
+    private static WarmSchedule warm(PoolSettings pool, int max, List<String> problems) {
+        int always = pool.intValue("warm");
+        if (always > max) {
+            problems.add(pool.key("warm") + " = " + always + " is more than " + pool.key("max") + " = " + max
+                    + ": the pool cannot keep more warm nodes than it has");
+        }
+        Optional<String> text = pool.optionalString(WARM_SCHEDULE);
+        if (text.isEmpty()) {
+            return WarmSchedule.always(always);
+        }
+        ZoneId zone;
+        try {
+            zone = ZoneId.of(pool.string("warmScheduleZone"));
+        } catch (DateTimeException e) {
+            problems.add(pool.key("warmScheduleZone") + " = " + pool.string("warmScheduleZone") + " is not a time "
+                    + "zone: give a region such as Europe/Paris or America/Chicago, or UTC");
+            return WarmSchedule.always(always);
+        }
+        try {
+            WarmSchedule schedule = WarmScheduleParser.parse(always, text.get(), zone);
+            if (schedule.most() > max) {
+                problems.add(pool.key(WARM_SCHEDULE) + " asks for " + schedule.most() + " warm nodes, more than "
+                        + pool.key("max") + " = " + max + ": the pool cannot keep more warm nodes than it has");
+            }
+            return schedule;
+        } catch (IllegalArgumentException e) {
+            problems.add(pool.key(WARM_SCHEDULE) + " = " + text.get() + ": " + e.getMessage() + ", for example "
+                    + WarmScheduleParser.EXAMPLE);
+            return WarmSchedule.always(always);
+        }
     }
 
     /** The adaptive idle timeout's bounds, or null when the pool's idle timeout is fixed. */

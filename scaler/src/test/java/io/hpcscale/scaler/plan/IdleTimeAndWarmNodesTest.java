@@ -136,7 +136,7 @@ class IdleTimeAndWarmNodesTest {
         Plan plan = pool.plan().plan();
         assertTrue(plan.starts().isEmpty());
         assertTrue(plan.stops().isEmpty());
-        assertEquals(List.of(new Plan.CancelDrain(node(1), "the pool keeps 1 warm nodes")), plan.cancels());
+        assertEquals(List.of(new Plan.CancelDrain(node(1), "the pool keeps 1 warm node")), plan.cancels());
     }
 
     @Test
@@ -176,5 +176,26 @@ class IdleTimeAndWarmNodesTest {
                         "idleTimeoutMax", "10m")));
         assertTrue(e.getMessage().contains("pool.p.idleTimeoutMin = 1h is more than pool.p.idleTimeoutMax = 10m"),
                 e.getMessage());
+    }
+
+    @Test
+    void startsTheWarmNodesOfTheWindowOpenNowNamingItInTheReason() {
+        PoolStateBuilder pool = new PoolStateBuilder().stopped(5);
+        // NOW is Sunday 12:00 UTC.
+        pool.extraSettings.putAll(Map.of("warm", "1", "warmSchedule", "Sun 11:00-13:00 = 3"));
+        Plan plan = pool.plan().plan();
+        assertEquals(3, plan.starts().size());
+        assertEquals("the pool keeps 3 warm nodes (warmSchedule Sun 11:00-13:00 = 3) (started and free beyond what "
+                + "queued jobs need) and has 0 such nodes", plan.starts().get(0).reason());
+    }
+
+    @Test
+    void drainsTheNodesAClosedWindowKeptDownToWarmAsAnyIdleNode() {
+        PoolStateBuilder pool = new PoolStateBuilder().freeNode(1, NOW.minus(Duration.ofHours(2)))
+                .freeNode(2, NOW.minus(Duration.ofHours(1))).freeNode(3, NOW.minus(Duration.ofMinutes(30)));
+        pool.extraSettings.putAll(Map.of("warm", "1", "warmSchedule", "Sun 08:00-11:00 = 3"));
+        Plan plan = pool.plan().plan();
+        assertEquals(List.of(node(1), node(2)), plan.drains().stream().map(Plan.DrainRequest::node).toList());
+        assertTrue(plan.starts().isEmpty());
     }
 }

@@ -101,6 +101,15 @@ final class SimulateCommand implements Callable<Integer> {
             + "what queued jobs need (default: ${DEFAULT-VALUE}).")
     private int warm;
 
+    @Option(names = "--warm-schedule", paramLabel = "WINDOWS", description = "hpcscale's pool warmSchedule: more "
+            + "warm nodes in windows of the week, e.g. 'Mon-Fri 08:00-18:00 = 4', on the trace's wall clock (its "
+            + "UnixStartTime and TimeZoneString headers).")
+    private String warmSchedule;
+
+    @Option(names = "--warm-schedule-zone", paramLabel = "ZONE", description = "hpcscale's pool warmScheduleZone "
+            + "(default: the trace's TimeZoneString header, or UTC).")
+    private String warmScheduleZone;
+
     @Option(names = "--max-start", paramLabel = "N", description = "hpcscale's pool maxStartPerCycle (default: "
             + "${DEFAULT-VALUE}).")
     private int maxStart;
@@ -165,7 +174,7 @@ final class SimulateCommand implements Callable<Integer> {
                     min, Durations.parse(idleTimeout), maxStart, maxStop, Duration.ofMinutes(2), Duration.ofMinutes(1),
                     Durations.parse(agentQuickInterval), Durations.parse(scalerQuickInterval), Duration.ofMinutes(10),
                     staticSizes == null ? List.of(nodes) : staticSizes, target, Durations.parse(idleMin),
-                    Durations.parse(idleMax), warm);
+                    Durations.parse(idleMax), warm, warmSchedule, warmScheduleZone);
             selection = new Simulation.Selection(limit, from == null ? null : Durations.parse(from),
                     to == null ? null : Durations.parse(to));
         } catch (IllegalArgumentException e) {
@@ -276,12 +285,14 @@ final class SimulateCommand implements Callable<Integer> {
 
     private static String describe(SimulationSettings s) {
         return String.format(java.util.Locale.ROOT, "%d nodes of %d CPU(s), boot %s, evictions %s/instance-hour, "
-                + "quota %s, seed %d; hpcscale: %s, min %d, idle timeout %s, step limits %d up / %d down, quick "
+                + "quota %s, seed %d; hpcscale: %s, min %d, idle timeout %s%s, step limits %d up / %d down, quick "
                 + "checks %s agent / %s scaler",
                 s.maxNodes(), s.cpusPerNode(), s.bootTimes(), s.evictionsPerInstanceHour(),
                 s.quota() == null ? "none" : s.quota(), s.seed(),
                 s.fixedTarget() == null ? "target from demand" : "fixed target " + s.fixedTarget(), s.min(),
                 Durations.format(s.idleTimeout()),
+                (s.warm() > 0 ? ", warm " + s.warm() : "") + (s.warmSchedule() == null ? ""
+                        : ", warm schedule " + s.warmSchedule()),
                 s.maxStartPerCycle(), s.maxStopPerCycle(), quick(s.agentQuickInterval()),
                 quick(s.scalerQuickInterval()));
     }

@@ -203,8 +203,8 @@ final class HpcscaleRun extends PolicyRun {
         // A fixed pool keeps its count after the last job, as a static cluster does, and a pool its min and warm
         // nodes: at rest once the jobs are done.
         return settings.fixedTarget() != null
-                || cloud().activeInstances() <= pools.stream().mapToInt(pool -> Math.max(pool.min(), pool.warm()))
-                        .sum();
+                || cloud().activeInstances() <= pools.stream()
+                        .mapToInt(pool -> Math.max(pool.min(), pool.warm().at(clock.instant()))).sum();
     }
 
     /** The agent ran (or would have, writing only its heartbeat) at its last tick. */
@@ -239,6 +239,7 @@ final class HpcscaleRun extends PolicyRun {
             if (state.backoffUntil() != null) {
                 timer = earlier(timer, state.backoffUntil());
             }
+            timer = earlier(timer, pool.warm().nextChange(clock.instant()).orElse(null));
             for (var gang : state.gangs().values()) {
                 timer = earlier(timer, (gang.givenBackAt() == null ? gang.askedAt().plus(pool.gangTimeout())
                         : gang.givenBackAt().plus(pool.capacityBackoff())));

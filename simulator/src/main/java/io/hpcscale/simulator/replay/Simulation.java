@@ -9,6 +9,7 @@ import io.hpcscale.simulator.SimJob;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -28,6 +29,7 @@ public final class Simulation {
     /** CycleCloud's defaults: an idle time of 300 s, and its PBS autoscaler's 15 s loop. */
     static final Duration CYCLECLOUD_IDLE = Duration.ofSeconds(300);
     static final Duration CYCLECLOUD_PERIOD = Duration.ofSeconds(15);
+    /** Where a replay starts when the trace does not say when its machine's clock started. */
     private static final Instant ORIGIN = Instant.parse("2026-01-01T00:00:00Z");
 
     /** What the replay produced, and what it had to leave out of the trace. */
@@ -73,55 +75,75 @@ public final class Simulation {
                 continue;
             }
             first = first < 0 ? job.submit() : first;
-            jobs.add(new SimJob("job-" + job.id(), POOL, ORIGIN.plusSeconds(job.submit() - first), nodes,
+            jobs.add(new SimJob("job-" + job.id(), POOL, start(trace, first).plusSeconds(job.submit() - first), nodes,
                     Duration.ofSeconds(job.runtime()), Duration.ofSeconds(job.requestedTime()), false));
         }
         if (jobs.isEmpty()) {
             throw new IllegalArgumentException("no job of the trace is left to replay (check --limit, --from, --to, "
                     + "--max-nodes and --cpus-per-node)");
         }
+        Instant replayStart = jobs.get(0).submitAt();
+        String zone = settings.warmScheduleZone() != null ? settings.warmScheduleZone()
+                : trace.zone() != null ? trace.zone().getId() : "UTC";
         List<PolicyResult> results = new ArrayList<>();
-        results.add(new HpcscaleRun(settings, jobs, new SettableClock(ORIGIN), pool(settings)).run());
+        results.add(new HpcscaleRun(settings, jobs, new SettableClock(replayStart), pool(settings, zone)).run());
         if (settings.fixedTarget() == null) {
             // A pool that keeps a fixed count has no idle timeout to adapt.
-            results.add(new HpcscaleRun(settings, jobs, new SettableClock(ORIGIN), List.of(adaptivePool(settings)),
-                    ADAPTIVE).run());
+            results.add(new HpcscaleRun(settings, jobs, new SettableClock(replayStart),
+                    List.of(adaptivePool(settings, zone)), ADAPTIVE).run());
         }
-        results.add(new PintaScalerRun(settings, jobs, new SettableClock(ORIGIN)).run());
+        results.add(new PintaScalerRun(settings, jobs, new SettableClock(replayStart)).run());
         results.add(new FixedIdleRun("slurm", Duration.ZERO, SLURM_SUSPEND_TIME, settings, jobs,
-                new SettableClock(ORIGIN)).run());
+                new SettableClock(replayStart)).run());
         results.add(new FixedIdleRun("cyclecloud", CYCLECLOUD_PERIOD, CYCLECLOUD_IDLE, settings, jobs,
-                new SettableClock(ORIGIN)).run());
+                new SettableClock(replayStart)).run());
         for (int size : settings.staticSizes()) {
-            results.add(new StaticRun(settings, jobs, new SettableClock(ORIGIN), size).run());
+            results.add(new StaticRun(settings, jobs, new SettableClock(replayStart), size).run());
         }
         results.add(oracle(jobs, settings));
         Duration span = Duration.between(jobs.get(0).submitAt(), jobs.get(jobs.size() - 1).submitAt());
         return new Outcome(results, jobs.size(), trace.skippedUnknownRuntime(), tooWide, span);
     }
 
-    /** hpcscale's pool for the replay: the settings' step limits and idle timeout on the trace's node shape. */
-    static PoolConfig pool(SimulationSettings settings) {
+    /**
+     * When the first replayed job was submitted: on the machine's own clock where the trace says when it started
+     * ({@code UnixStartTime}), so that a warm schedule's working hours are the machine's.
+     */
+    private static Instant start(SwfTrace trace, long firstSubmit) {
+        return trace.startTime() == null ? ORIGIN : trace.startTime().plusSeconds(firstSubmit);
+    }
+
+    /**
+     * hpcscale's pool for the replay: the settings' step limits, idle timeout and warm nodes on the trace's node
+     * shape, its warm schedule read in {@code zone}.
+     */
+    static PoolConfig pool(SimulationSettings settings, String zone) {
         return PoolConfigs.withDefaults(POOL, new VmShape(settings.cpusPerNode(), 4096, 0), settings.maxNodes(),
-                Map.of("min", Integer.toString(settings.min()),
-                        "idleTimeout", Durations.format(settings.idleTimeout()),
-                        "maxStartPerCycle", Integer.toString(settings.maxStartPerCycle()),
-                        "maxStopPerCycle", Integer.toString(settings.maxStopPerCycle()),
-                        "warm", Integer.toString(settings.warm()),
-                        "target", settings.fixedTarget() == null ? "demand" : "fixed"));
+                poolSettings(settings, zone));
     }
 
     /** hpcscale's pool with its idle timeout adaptive between the settings' bounds. */
-    static PoolConfig adaptivePool(SimulationSettings settings) {
+    static PoolConfig adaptivePool(SimulationSettings settings, String zone) {
+        Map<String, String> values = poolSettings(settings, zone);
+        values.putAll(Map.of("idlePolicy", "adaptive",
+                "idleTimeoutMin", Durations.format(settings.idleTimeoutMin()),
+                "idleTimeoutMax", Durations.format(settings.idleTimeoutMax())));
         return PoolConfigs.withDefaults(POOL, new VmShape(settings.cpusPerNode(), 4096, 0), settings.maxNodes(),
-                Map.of("min", Integer.toString(settings.min()),
-                        "idleTimeout", Durations.format(settings.idleTimeout()),
-                        "idlePolicy", "adaptive",
-                        "idleTimeoutMin", Durations.format(settings.idleTimeoutMin()),
-                        "idleTimeoutMax", Durations.format(settings.idleTimeoutMax()),
-                        "warm", Integer.toString(settings.warm()),
-                        "maxStartPerCycle", Integer.toString(settings.maxStartPerCycle()),
-                        "maxStopPerCycle", Integer.toString(settings.maxStopPerCycle())));
+                values);
+    }
+
+    private static Map<String, String> poolSettings(SimulationSettings settings, String zone) {
+        Map<String, String> values = new HashMap<>(Map.of("min", Integer.toString(settings.min()),
+                "idleTimeout", Durations.format(settings.idleTimeout()),
+                "maxStartPerCycle", Integer.toString(settings.maxStartPerCycle()),
+                "maxStopPerCycle", Integer.toString(settings.maxStopPerCycle()),
+                "warm", Integer.toString(settings.warm()),
+                "target", settings.fixedTarget() == null ? "demand" : "fixed"));
+        if (settings.warmSchedule() != null) {
+            values.put("warmSchedule", settings.warmSchedule());
+            values.put("warmScheduleZone", zone);
+        }
+        return values;
     }
 
     /** The lower bound: node-hours are the jobs' own node-seconds; each job waits only for the boot. */

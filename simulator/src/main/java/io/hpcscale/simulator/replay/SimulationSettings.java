@@ -1,9 +1,13 @@
 package io.hpcscale.simulator.replay;
 
 import io.hpcscale.common.config.ConfigCatalog;
+import io.hpcscale.common.config.ConfigException;
 import io.hpcscale.common.config.Durations;
+import io.hpcscale.scaler.pool.PoolConfigs;
+import io.hpcscale.scaler.pool.VmShape;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 /**
  * How a trace is replayed.
@@ -25,6 +29,9 @@ import java.util.List;
  * @param idleTimeoutMin          the adaptive idle timeout's shortest (hpcscale's pool setting)
  * @param idleTimeoutMax          the adaptive idle timeout's longest (hpcscale's pool setting)
  * @param warm                    hpcscale's pool setting: started, idle nodes kept beyond what jobs need
+ * @param warmSchedule            hpcscale's pool setting: windows of the week with more warm nodes, or null
+ * @param warmScheduleZone        the zone the windows are read in, or null for the trace's own ({@code
+ *                                TimeZoneString}), or UTC when it has none
  */
 public record SimulationSettings(
         int cpusPerNode,
@@ -46,7 +53,9 @@ public record SimulationSettings(
         Integer fixedTarget,
         Duration idleTimeoutMin,
         Duration idleTimeoutMax,
-        int warm) {
+        int warm,
+        String warmSchedule,
+        String warmScheduleZone) {
 
     public SimulationSettings {
         staticSizes = List.copyOf(staticSizes);
@@ -56,15 +65,33 @@ public record SimulationSettings(
         if (warm < 0 || warm > maxNodes) {
             throw new IllegalArgumentException("--warm must be between 0 and the pool's " + maxNodes + " nodes");
         }
-        if (warm > 0 && fixedTarget != null) {
-            throw new IllegalArgumentException("--warm is for a pool that follows its jobs; with --target the pool "
-                    + "keeps its count");
+        if ((warm > 0 || warmSchedule != null) && fixedTarget != null) {
+            throw new IllegalArgumentException("--warm and --warm-schedule are for a pool that follows its jobs; with "
+                    + "--target the pool keeps its count");
+        }
+        if (warmScheduleZone != null && warmSchedule == null) {
+            throw new IllegalArgumentException("--warm-schedule-zone needs --warm-schedule");
+        }
+        if (warmSchedule != null) {
+            checkWarmSchedule(maxNodes, warm, warmSchedule, warmScheduleZone);
         }
         if (idleTimeoutMin.compareTo(idleTimeoutMax) > 0) {
             throw new IllegalArgumentException("--idle-min must not be more than --idle-max");
         }
         if (fixedTarget != null && (fixedTarget < 0 || fixedTarget > maxNodes)) {
             throw new IllegalArgumentException("--target must be between 0 and the pool's " + maxNodes + " nodes");
+        }
+    }
+
+    /** Reads the schedule as the scaler would, and says what is wrong in the simulate command's words. */
+    private static void checkWarmSchedule(int maxNodes, int warm, String schedule, String zone) {
+        try {
+            PoolConfigs.withDefaults("replay", new VmShape(1, 4096, 0), maxNodes, Map.of("warm", Integer.toString(warm),
+                    "warmSchedule", schedule, "warmScheduleZone", zone == null ? "UTC" : zone));
+        } catch (ConfigException e) {
+            throw new IllegalArgumentException(e.getMessage().replace("pool.replay.warmScheduleZone",
+                    "--warm-schedule-zone").replace("pool.replay.warmSchedule", "--warm-schedule")
+                    .replace("pool.replay.max", "--max-nodes").replace("pool.replay.warm", "--warm"));
         }
     }
 
@@ -75,14 +102,16 @@ public record SimulationSettings(
     SimulationSettings forSizes(int nodes) {
         return new SimulationSettings(cpusPerNode, nodes, bootTimes, 0, null, seed, min,
                 idleTimeout, maxStartPerCycle, maxStopPerCycle, agentInterval, scalerInterval, agentQuickInterval,
-                scalerQuickInterval, pintaInterval, List.of(nodes), null, idleTimeoutMin, idleTimeoutMax, warm);
+                scalerQuickInterval, pintaInterval, List.of(nodes), null, idleTimeoutMin, idleTimeoutMax, warm,
+                warmSchedule, warmScheduleZone);
     }
 
     /** These settings with a trace's processors mapped to nodes of this many. */
     public SimulationSettings withCpusPerNode(int cpus) {
         return new SimulationSettings(cpus, maxNodes, bootTimes, evictionsPerInstanceHour, quota, seed, min,
                 idleTimeout, maxStartPerCycle, maxStopPerCycle, agentInterval, scalerInterval, agentQuickInterval,
-                scalerQuickInterval, pintaInterval, staticSizes, fixedTarget, idleTimeoutMin, idleTimeoutMax, warm);
+                scalerQuickInterval, pintaInterval, staticSizes, fixedTarget, idleTimeoutMin, idleTimeoutMax, warm,
+                warmSchedule, warmScheduleZone);
     }
 
     /** The simulate command's defaults, with hpcscale's pool at the pool settings' defaults. */
@@ -98,6 +127,6 @@ public record SimulationSettings(
                 Durations.parse(catalog.require("scaler.quickInterval").defaultValue()), Duration.ofMinutes(10),
                 List.of(maxNodes), null, Durations.parse(catalog.require("pool.<name>.idleTimeoutMin").defaultValue()),
                 Durations.parse(catalog.require("pool.<name>.idleTimeoutMax").defaultValue()),
-                Integer.parseInt(catalog.require("pool.<name>.warm").defaultValue()));
+                Integer.parseInt(catalog.require("pool.<name>.warm").defaultValue()), null, null);
     }
 }

@@ -8,6 +8,9 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.DateTimeException;
+import java.time.Instant;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -27,8 +30,11 @@ import java.util.zip.GZIPInputStream;
  *
  * @param maxNodes the header's {@code MaxNodes}, or null
  * @param maxProcs the header's {@code MaxProcs}, or null
+ * @param startTime the header's {@code UnixStartTime}, the instant submit time 0 stands for, or null
+ * @param zone      the header's {@code TimeZoneString}, the machine's wall clock, or null
  */
-public record SwfTrace(List<TraceJob> jobs, Integer maxNodes, Integer maxProcs, int skippedUnknownRuntime) {
+public record SwfTrace(List<TraceJob> jobs, Integer maxNodes, Integer maxProcs, int skippedUnknownRuntime,
+        Instant startTime, ZoneId zone) {
 
     /** One job: submitted at {@code submit} seconds, running {@code runtime} seconds on {@code processors}. */
     public record TraceJob(long id, long submit, long runtime, int processors, long requestedTime) {
@@ -36,6 +42,9 @@ public record SwfTrace(List<TraceJob> jobs, Integer maxNodes, Integer maxProcs, 
 
     /** A header line: {@code ;}, a name, a colon, and a value that may be followed by notes. */
     private static final Pattern HEADER = Pattern.compile(";\\s*(\\w+)\\s*:\\s*(\\d+)\\b.*");
+    /** The machine's time zone as the archive names it: {@code ; TimeZoneString: Europe/Stockholm}. */
+    private static final Pattern ZONE = Pattern.compile(";\\s*TimeZoneString\\s*:\\s*(\\S+).*",
+            Pattern.CASE_INSENSITIVE);
 
     public SwfTrace {
         jobs = List.copyOf(jobs);
@@ -56,6 +65,7 @@ public record SwfTrace(List<TraceJob> jobs, Integer maxNodes, Integer maxProcs, 
     public static SwfTrace read(Path file) throws IOException {
         List<TraceJob> jobs = new ArrayList<>();
         Map<String, Integer> headers = new HashMap<>();
+        ZoneId zone = null;
         int skipped = 0;
         int number = 0;
         try (BufferedReader reader = new BufferedReader(new InputStreamReader(open(file), StandardCharsets.UTF_8))) {
@@ -70,6 +80,10 @@ public record SwfTrace(List<TraceJob> jobs, Integer maxNodes, Integer maxProcs, 
                     Matcher header = HEADER.matcher(text);
                     if (header.matches()) {
                         headers.putIfAbsent(header.group(1).toLowerCase(Locale.ROOT), parse(header.group(2)));
+                    }
+                    Matcher zoneHeader = ZONE.matcher(text);
+                    if (zone == null && zoneHeader.matches()) {
+                        zone = zone(zoneHeader.group(1));
                     }
                     continue;
                 }
@@ -98,7 +112,9 @@ public record SwfTrace(List<TraceJob> jobs, Integer maxNodes, Integer maxProcs, 
         }
         jobs.sort((a, b) -> a.submit() != b.submit() ? Long.compare(a.submit(), b.submit()) : Long.compare(a.id(),
                 b.id()));
-        return new SwfTrace(jobs, headers.get("maxnodes"), headers.get("maxprocs"), skipped);
+        Integer start = headers.get("unixstarttime");
+        return new SwfTrace(jobs, headers.get("maxnodes"), headers.get("maxprocs"), skipped,
+                start == null ? null : Instant.ofEpochSecond(start), zone);
     }
 
     /** The file's bytes, unzipped when they are gzip's (the archive's {@code .swf.gz}), whatever the name says. */
@@ -109,6 +125,15 @@ public record SwfTrace(List<TraceJob> jobs, Integer maxNodes, Integer maxProcs, 
         int second = in.read();
         in.reset();
         return first == 0x1f && second == 0x8b ? new GZIPInputStream(in, 1 << 16) : in;
+    }
+
+    /** A zone Java does not know is one the replay cannot read the machine's clock in: the replay uses UTC. */
+    private static ZoneId zone(String name) {
+        try {
+            return ZoneId.of(name);
+        } catch (DateTimeException e) {
+            return null;
+        }
     }
 
     /** A header value too large for an int is no count this reader can use. */

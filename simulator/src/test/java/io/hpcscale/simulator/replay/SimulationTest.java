@@ -28,7 +28,8 @@ class SimulationTest {
     private static SimulationSettings settings(long seed, double evictions, String boot) {
         return new SimulationSettings(1, 256, BootTimes.parse(boot), evictions, null, seed, 0, Duration.ofMinutes(5),
                 100, 10, Duration.ofMinutes(2), Duration.ofMinutes(1), Duration.ofSeconds(10), Duration.ofSeconds(5),
-                Duration.ofMinutes(10), List.of(256, 64), null, Duration.ofMinutes(1), Duration.ofMinutes(30), 0);
+                Duration.ofMinutes(10), List.of(256, 64), null, Duration.ofMinutes(1), Duration.ofMinutes(30), 0,
+                null, null);
     }
 
     private static boolean finishedAll(PolicyResult result, int jobs) {
@@ -113,7 +114,7 @@ class SimulationTest {
                 base.evictionsPerInstanceHour(), null, base.seed(), 0, base.idleTimeout(), base.maxStartPerCycle(),
                 base.maxStopPerCycle(), base.agentInterval(), base.scalerInterval(), base.agentQuickInterval(),
                 base.scalerQuickInterval(), base.pintaInterval(), List.of(64), 64, base.idleTimeoutMin(),
-                base.idleTimeoutMax(), 0);
+                base.idleTimeoutMax(), 0, null, null);
         Simulation.Outcome outcome = Simulation.run(SwfTrace.read(LUBLIN), fixed,
                 new Simulation.Selection(300, null, null));
         PolicyResult hpcscale = byName(outcome).get("hpcscale");
@@ -140,6 +141,36 @@ class SimulationTest {
         // Each job keeps its node the fixed 5 minutes after it; once 20 gaps of two hours are seen, 1 minute.
         assertTrue(adaptive.idleNodeHours() < fixed.idleNodeHours() - 1.5, adaptive.idleNodeHours() + " against "
                 + fixed.idleNodeHours());
+    }
+
+    @Test
+    void aWarmScheduleKeepsANodeUpInTheMachinesWorkingHoursOnlyAndItsJobsWaitForNoBoot() throws Exception {
+        Path trace = dir.resolve("office.swf");
+        // The machine's clock starts on Monday 2026-11-23 at midnight in Stockholm (23:00 UTC the day before).
+        List<String> lines = new ArrayList<>(List.of("; MaxNodes: 4", "; UnixStartTime: 1795388400",
+                "; TimeZoneString: Europe/Stockholm"));
+        // A 10-minute job every two hours for two days.
+        for (int i = 0; i < 24; i++) {
+            lines.add((i + 1) + " " + i * 7200 + " -1 600 1 -1 -1 1 600 -1 1 -1 -1 -1 0 -1 -1 -1");
+        }
+        Files.write(trace, lines);
+        SimulationSettings base = settings(1, 0, "3m");
+        PolicyResult plain = byName(Simulation.run(SwfTrace.read(trace), base, Simulation.Selection.all()))
+                .get("hpcscale");
+        SimulationSettings scheduled = new SimulationSettings(base.cpusPerNode(), 4, base.bootTimes(), 0, null,
+                base.seed(), 0, base.idleTimeout(), base.maxStartPerCycle(), base.maxStopPerCycle(),
+                base.agentInterval(), base.scalerInterval(), base.agentQuickInterval(), base.scalerQuickInterval(),
+                base.pintaInterval(), List.of(4), null, base.idleTimeoutMin(), base.idleTimeoutMax(), 0,
+                "Mon-Fri 08:00-18:00 = 1", null);
+        PolicyResult warm = byName(Simulation.run(SwfTrace.read(trace), scheduled, Simulation.Selection.all()))
+                .get("hpcscale");
+        assertEquals(24, warm.jobsCompleted());
+        // The jobs of 10:00 to 18:00 in Stockholm find the warm node; the other 7 of each day's 12 wait for a boot.
+        assertTrue(warm.meanWaitSeconds() < plain.meanWaitSeconds() - 20, warm.meanWaitSeconds() + " against "
+                + plain.meanWaitSeconds());
+        // One node kept through two 10-hour windows, less what the jobs used of it anyway.
+        double extra = warm.nodeHours() - plain.nodeHours();
+        assertTrue(extra > 17 && extra < 21, "the schedule's node-hours: " + extra);
     }
 
     @Test

@@ -8,6 +8,8 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneId;
 import java.util.List;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
@@ -55,5 +57,20 @@ class SwfTraceTest {
         SwfTrace lublin = SwfTrace.read(model);
         assertNull(lublin.maxProcs());
         assertEquals(1, lublin.processorsPerNode());
+    }
+
+    @Test
+    void readsWhenAndInWhichZoneTheMachinesClockStartedAndLeavesAnUnknownZoneOut() throws IOException {
+        Path kth = dir.resolve("kth.swf");
+        Files.write(kth, List.of("; UnixStartTime: 843480031", "; TimeZone: 3600",
+                "; TimeZoneString: Europe/Stockholm", JOBS.get(0)));
+        SwfTrace trace = SwfTrace.read(kth);
+        assertEquals(Instant.parse("1996-09-23T12:00:31Z"), trace.startTime());
+        assertEquals(ZoneId.of("Europe/Stockholm"), trace.zone());
+
+        Path odd = dir.resolve("odd.swf");
+        Files.write(odd, List.of(";TimeZoneString: Mars/Olympus", JOBS.get(0)));
+        assertNull(SwfTrace.read(odd).zone());
+        assertNull(SwfTrace.read(odd).startTime());
     }
 }

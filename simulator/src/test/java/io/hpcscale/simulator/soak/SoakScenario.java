@@ -109,6 +109,13 @@ final class SoakScenario {
             settings.put("stopOrphans", Boolean.toString(stopOrphans));
             // Warm nodes and the adaptive idle timeout keep idle nodes on purpose, beside every fault.
             settings.put("warm", Integer.toString(random.nextInt(3) == 0 ? 1 + random.nextInt(2) : 0));
+            // A window of more warm nodes that opens and closes within the run, on the wall clock of a zone.
+            if (random.nextInt(4) == 0) {
+                int opens = 9 + random.nextInt(6);
+                settings.put("warmSchedule", String.format("daily %02d:00-%02d:00 = %d", opens,
+                        opens + 1 + random.nextInt(3), 1 + random.nextInt(3)));
+                settings.put("warmScheduleZone", random.nextBoolean() ? "UTC" : "America/Chicago");
+            }
             if (random.nextBoolean()) {
                 settings.putAll(Map.of("idlePolicy", "adaptive", "idleTimeoutMin", "30s", "idleTimeoutMax", "10m"));
             }
@@ -519,10 +526,11 @@ final class SoakScenario {
                     problems.add(instance.id() + " active with its node " + instance.nodeName() + " offline");
                 }
             }
-            int atRest = Math.max(pool.min(), pool.warm());
+            int warm = pool.warm().at(clock.instant());
+            int atRest = Math.max(pool.min(), warm);
             if (active != atRest) {
                 problems.add("pool " + pool.name() + " has " + active + " active instances, its min is "
-                        + pool.min() + " and its warm " + pool.warm());
+                        + pool.min() + " and its warm " + warm);
             }
         }
         return problems;

@@ -1,0 +1,131 @@
+package io.hpcscale.scaler.pool;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.hpcscale.common.config.ConfigException;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.Map;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.LongRange;
+import org.junit.jupiter.api.Test;
+
+class WarmScheduleTest {
+    private static final ZoneId PARIS = ZoneId.of("Europe/Paris");
+
+    private static WarmSchedule schedule(int always, String text, ZoneId zone) {
+        return WarmScheduleParser.parse(always, text, zone);
+    }
+
+    @Test
+    void keepsTheWindowsCountInWorkingHoursOnTheZonesWallClockAndWarmOutside() {
+        WarmSchedule schedule = schedule(1, "Mon-Fri 08:00-18:00 = 4", PARIS);
+        // Wednesday 2026-11-25: Paris is UTC+1 in winter.
+        assertEquals(1, schedule.at(Instant.parse("2026-11-25T06:59:00Z")));
+        assertEquals(4, schedule.at(Instant.parse("2026-11-25T07:00:00Z")));
+        assertEquals(4, schedule.at(Instant.parse("2026-11-25T16:59:59Z")));
+        assertEquals(1, schedule.at(Instant.parse("2026-11-25T17:00:00Z")));
+        assertEquals(1, schedule.at(Instant.parse("2026-11-28T10:00:00Z")), "Saturday");
+        // Wednesday 2026-07-15: UTC+2 in summer, so the window opens an hour earlier in UTC.
+        assertEquals(4, schedule.at(Instant.parse("2026-07-15T06:00:00Z")));
+    }
+
+    @Test
+    void aWindowEndingBeforeItStartsRunsPastMidnightIntoTheNextDay() {
+        WarmSchedule schedule = schedule(0, "Fri 22:00-06:00 = 2", ZoneOffset.UTC);
+        assertEquals(2, schedule.at(Instant.parse("2026-11-27T23:00:00Z")), "Friday night");
+        assertEquals(2, schedule.at(Instant.parse("2026-11-28T05:59:00Z")), "Saturday morning");
+        assertEquals(0, schedule.at(Instant.parse("2026-11-28T06:00:00Z")));
+        assertEquals(0, schedule.at(Instant.parse("2026-11-26T23:00:00Z")), "Thursday night");
+    }
+
+    @Test
+    void overlappingWindowsKeepTheLargestCountAndNoWindowLowersWarm() {
+        WarmSchedule schedule = schedule(2, "daily 00:00-24:00 = 3; Mon,Wed 09:00-12:00 = 6; Tue 09:00-12:00 = 1",
+                ZoneOffset.UTC);
+        assertEquals(6, schedule.at(Instant.parse("2026-11-23T10:00:00Z")), "Monday");
+        assertEquals(3, schedule.at(Instant.parse("2026-11-24T10:00:00Z")), "Tuesday's 1 is below the day's 3");
+        assertEquals(6, schedule.most());
+        assertEquals("6 warm nodes (warmSchedule Mon,Wed 09:00-12:00 = 6)",
+                schedule.describeAt(Instant.parse("2026-11-25T10:00:00Z")));
+        assertEquals("2 warm nodes", schedule(2, "Sat 10:00-11:00 = 1", ZoneOffset.UTC)
+                .describeAt(Instant.parse("2026-11-28T10:30:00Z")));
+    }
+
+    @Test
+    void aRangeOfDaysMayWrapOverTheWeekend() {
+        WarmSchedule schedule = schedule(0, "Fri-Mon 10:00-11:00 = 1", ZoneOffset.UTC);
+        assertEquals(1, schedule.at(Instant.parse("2026-11-29T10:30:00Z")), "Sunday");
+        assertEquals(1, schedule.at(Instant.parse("2026-11-30T10:30:00Z")), "Monday");
+        assertEquals(0, schedule.at(Instant.parse("2026-12-01T10:30:00Z")), "Tuesday");
+    }
+
+    @Test
+    void theNextChangeIsTheNextWindowEdgeOnTheZonesClock() {
+        WarmSchedule schedule = schedule(1, "Mon-Fri 08:00-18:00 = 4; Fri 22:00-06:00 = 2", PARIS);
+        assertEquals(Instant.parse("2026-11-27T07:00:00Z"),
+                schedule.nextChange(Instant.parse("2026-11-26T17:00:00Z")).orElseThrow(), "Friday 08:00 in Paris");
+        assertEquals(Instant.parse("2026-11-27T21:00:00Z"),
+                schedule.nextChange(Instant.parse("2026-11-27T17:00:00Z")).orElseThrow(), "Friday 22:00");
+        assertEquals(Instant.parse("2026-11-28T05:00:00Z"),
+                schedule.nextChange(Instant.parse("2026-11-27T21:00:00Z")).orElseThrow(), "Saturday 06:00");
+        assertEquals(Instant.parse("2026-11-30T07:00:00Z"),
+                schedule.nextChange(Instant.parse("2026-11-28T05:00:00Z")).orElseThrow(), "Monday 08:00");
+        assertTrue(WarmSchedule.always(3).nextChange(Instant.EPOCH).isEmpty());
+    }
+
+    @Property
+    void theCountInForceIsAlwaysBetweenWarmAndTheLargestWindow(
+            @ForAll @LongRange(min = 1_700_000_000L, max = 1_900_000_000L) long epochSecond) {
+        WarmSchedule schedule = schedule(1, "Mon-Fri 08:00-18:00 = 4; Sun 23:00-01:00 = 2", PARIS);
+        int count = schedule.at(Instant.ofEpochSecond(epochSecond));
+        assertTrue(count == 1 || count == 2 || count == 4, "count " + count);
+    }
+
+    @Test
+    void refusesAScheduleItCannotReadNamingThePartAndAnExample() {
+        Map<String, String> wrong = Map.of(
+                "Mon-Fry 08:00-18:00 = 4", "\"Fry\" in \"Mon-Fry 08:00-18:00 = 4\" is not a day",
+                "Mon-Fri 8-18 = 4", "\"Mon-Fri 8-18 = 4\" is not a window: write DAYS HH:MM-HH:MM = N",
+                "Mon 08:00-25:00 = 1", "\"25:00\" in \"Mon 08:00-25:00 = 1\" is not a time of day",
+                ";", "it has no window");
+        wrong.forEach((text, expected) -> {
+            ConfigException e = assertThrows(ConfigException.class, () -> PoolConfigs.withDefaults("p",
+                    new VmShape(4, 1024, 0), 8, Map.of("warmSchedule", text)));
+            assertTrue(e.getMessage().contains("pool.p.warmSchedule = " + text + ": " + expected), e.getMessage());
+            assertTrue(e.getMessage().contains("for example Mon-Fri 08:00-18:00 = 4; Sat 09:00-13:00 = 1"),
+                    e.getMessage());
+        });
+    }
+
+    @Test
+    void refusesAWindowAboveMaxAnUnknownZoneAndAScheduleOnAFixedPool() {
+        ConfigException above = assertThrows(ConfigException.class, () -> PoolConfigs.withDefaults("p",
+                new VmShape(4, 1024, 0), 4, Map.of("warmSchedule", "daily 08:00-18:00 = 5")));
+        assertTrue(above.getMessage().contains("pool.p.warmSchedule asks for 5 warm nodes, more than pool.p.max = 4"),
+                above.getMessage());
+        ConfigException zone = assertThrows(ConfigException.class, () -> PoolConfigs.withDefaults("p",
+                new VmShape(4, 1024, 0), 4, Map.of("warmSchedule", "daily 08:00-18:00 = 2",
+                        "warmScheduleZone", "Europe/Pariss")));
+        assertTrue(zone.getMessage().contains("pool.p.warmScheduleZone = Europe/Pariss is not a time zone"),
+                zone.getMessage());
+        ConfigException fixed = assertThrows(ConfigException.class, () -> PoolConfigs.withDefaults("p",
+                new VmShape(4, 1024, 0), 4, Map.of("target", "fixed", "warmSchedule", "daily 08:00-18:00 = 2")));
+        assertTrue(fixed.getMessage().contains("pool.p.target = fixed keeps the count it is given: remove them"),
+                fixed.getMessage());
+    }
+
+    @Test
+    void readsTheZoneAndWindowsFromThePoolsSettings() {
+        PoolConfig pool = PoolConfigs.withDefaults("p", new VmShape(4, 1024, 0), 8,
+                Map.of("warm", "1", "warmSchedule", "Mon-Fri 08:00-18:00 = 4", "warmScheduleZone", "Europe/Paris"));
+        assertEquals(4, pool.warm().at(Instant.parse("2026-11-25T07:30:00Z")));
+        assertEquals(1, pool.warm().at(Instant.parse("2026-11-25T17:30:00Z")));
+        assertEquals(WarmSchedule.always(2), PoolConfigs.withDefaults("p", new VmShape(4, 1024, 0), 8,
+                Map.of("warm", "2")).warm());
+    }
+}
