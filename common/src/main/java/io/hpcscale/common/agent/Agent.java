@@ -179,6 +179,8 @@ public final class Agent {
         boolean succeeded;
         int jobsRead;
         int nodesRead;
+        /** The vm documents written before this cycle, by node name. */
+        Map<String, VmDocument> writtenByName;
 
         Cycle(Instant now) {
             this.now = now;
@@ -188,6 +190,7 @@ public final class Agent {
             loadIfNeeded(now);
             String marker = drainMarker();
             Map<String, VmDocument> previous = written.vmsByName();
+            writtenByName = previous;
             Map<String, DrainDocument> scalerDrains = drains(marker);
             Map<String, NoticeDocument> notices = nodeReports.notices();
             Map<String, HealthDocument> health = nodeReports.health();
@@ -277,25 +280,14 @@ public final class Agent {
         private boolean respondToDrains(Map<String, DrainDocument> drains, OfflineOwnership.Resolved read)
                 throws InterruptedException {
             DrainResponder.Actions actions = drainResponder.decide(drains, read.snapshot(), read.restored());
-            boolean changed = false;
-            for (DrainDocument drain : actions.takeOffline()) {
-                if (!recordIntent(drain, read.snapshot())) {
-                    continue;
-                }
-                try {
-                    adapter.offline(drain.name(), drain.reason());
-                    takenOffline.add(drain.name());
-                    changed = true;
-                    DrainFields.takeOffline(log.atInfo(), drain).addKeyValue(LogFields.OUTCOME, "ok")
-                            .log("pool={} node={} taken out of service: {}", drain.poolName(), drain.name(),
-                                    drain.reason());
-                } catch (SchedulerCommandException e) {
-                    problems.add("taking node " + drain.name() + " offline failed: " + e.getMessage());
-                    DrainFields.takeOffline(log.atWarn(), drain)
-                            .addKeyValue(LogFields.OUTCOME, "failed: " + e.getMessage())
-                            .log("pool={} node={} taking it offline failed: {}", drain.poolName(), drain.name(),
-                                    e.getMessage());
-                }
+            boolean changed;
+            // The intents recorded this cycle, by node: what the store holds beyond the cycle's first look at it.
+            Map<String, VmDocument> intents = new HashMap<>();
+            try {
+                changed = takeOffline(actions, read, intents);
+            } finally {
+                // Once, rather than a copy of every written vm per drain: a large pool drains many nodes a cycle.
+                written = written.withVms(intents.values());
             }
             for (SchedulerNode node : actions.bringBack()) {
                 String pool = pools.poolForNode(node.name(), node.queues()).orElse(null);
@@ -315,6 +307,32 @@ public final class Agent {
             return changed;
         }
 
+        /** Takes offline the nodes the responder chose, each after the record of the intent; true if any went. */
+        private boolean takeOffline(DrainResponder.Actions actions, OfflineOwnership.Resolved read,
+                Map<String, VmDocument> intents) throws InterruptedException {
+            boolean changed = false;
+            for (DrainDocument drain : actions.takeOffline()) {
+                if (!recordIntent(drain, read.snapshot(), intents)) {
+                    continue;
+                }
+                try {
+                    adapter.offline(drain.name(), drain.reason());
+                    takenOffline.add(drain.name());
+                    changed = true;
+                    DrainFields.takeOffline(log.atInfo(), drain).addKeyValue(LogFields.OUTCOME, "ok")
+                            .log("pool={} node={} taken out of service: {}", drain.poolName(), drain.name(),
+                                    drain.reason());
+                } catch (SchedulerCommandException e) {
+                    problems.add("taking node " + drain.name() + " offline failed: " + e.getMessage());
+                    DrainFields.takeOffline(log.atWarn(), drain)
+                            .addKeyValue(LogFields.OUTCOME, "failed: " + e.getMessage())
+                            .log("pool={} node={} taking it offline failed: {}", drain.poolName(), drain.name(),
+                                    e.getMessage());
+                }
+            }
+            return changed;
+        }
+
         /**
          * Before taking a node offline, its document is written echoing the drain request while it still shows the
          * node in service: the evidence that the mark is hpcscale's should the scheduler lose it (a PBS server
@@ -327,8 +345,9 @@ public final class Agent {
          *
          * @return whether the offline may go ahead
          */
-        private boolean recordIntent(DrainDocument drain, SchedulerSnapshot snapshot) {
-            VmDocument vm = written.vmsByName().get(drain.name());
+        private boolean recordIntent(DrainDocument drain, SchedulerSnapshot snapshot,
+                Map<String, VmDocument> intents) {
+            VmDocument vm = intents.getOrDefault(drain.name(), writtenByName.get(drain.name()));
             if (vm == null) {
                 SchedulerNode node = snapshot.nodes().stream().filter(n -> n.name().equals(drain.name())).findFirst()
                         .orElse(null);
@@ -348,7 +367,7 @@ public final class Agent {
                         + "the intent: " + e.getMessage());
                 return false;
             }
-            written = written.withVm(intent);
+            intents.put(drain.name(), intent);
             upserted.add(intent);
             return true;
         }
