@@ -123,6 +123,31 @@ class AgentOccupancyAndMarksTest {
     }
 
     @Test
+    void drainsOfOneCycleEachKeepTheirRecordOfIntentWhenTheOfflineCommandsFail() throws Exception {
+        for (String node : List.of("n1", "n2", "n3")) {
+            scheduler.putNode(freeNode(node, "batch", 16));
+        }
+        cycle();
+        Instant requested = clock.instant();
+        for (String node : List.of("n1", "n2", "n3")) {
+            documents.upsert(List.of(DrainDocument.request("batch", node, "idle 5m", requested)));
+        }
+        documents.upsert(List.of(new ChangeMarkerDocument(ChangeMarkerDocument.DRAINS, requested)));
+        scheduler.failCommands("pbsnodes: cannot connect to server");
+        CycleReport failed = cycle();
+        assertTrue(failed.takenOffline().isEmpty());
+        for (String node : List.of("n1", "n2", "n3")) {
+            assertEquals(requested, vm(node).drainRequestedAt(), node + "'s record of the intent is in the store");
+            assertFalse(vm(node).offline());
+        }
+        scheduler.failCommands(null);
+        assertEquals(List.of("n1", "n2", "n3"), cycle().takenOffline().stream().sorted().toList());
+        for (String node : List.of("n1", "n2", "n3")) {
+            assertTrue(vm(node).offlineByHpcscale(), node);
+        }
+    }
+
+    @Test
     void aMarkLostWhileTheAgentCouldNotWriteTheOfflineStateIsStillHpcscales() throws Exception {
         InMemoryClusterLoadStore memory = new InMemoryClusterLoadStore(clock);
         boolean[] failWrites = new boolean[1];

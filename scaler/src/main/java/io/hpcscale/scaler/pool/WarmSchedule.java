@@ -6,7 +6,6 @@ import java.time.LocalDate;
 import java.time.LocalTime;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
-import java.time.ZonedDateTime;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -24,9 +23,10 @@ import java.util.Set;
 public record WarmSchedule(int always, List<Window> windows, ZoneId zone) {
 
     /**
-     * One window: on its days, from {@code from} until {@code to}. A window that ends at or before it starts runs
-     * past midnight into the next day ({@code Fri 22:00-06:00} ends on Saturday morning); {@code 00:00-24:00} is the
-     * whole day.
+     * One window: on its days, from {@code from} until {@code to}. A window that ends before it starts runs past
+     * midnight into the next day ({@code Fri 22:00-06:00} ends on Saturday morning); {@code 00:00-24:00} is the whole
+     * day. On a day the clocks change, a time the change skips is read as the same time after it (02:30 becomes
+     * 03:30), and a time it repeats opens at its first occurrence and closes at its second.
      *
      * @param text the window as the setting wrote it, for reasons
      */
@@ -37,13 +37,17 @@ public record WarmSchedule(int always, List<Window> windows, ZoneId zone) {
             Objects.requireNonNull(to, "to");
         }
 
-        boolean covers(ZonedDateTime at) {
-            LocalTime time = at.toLocalTime();
-            DayOfWeek day = at.getDayOfWeek();
-            if (from.isBefore(to)) {
-                return days.contains(day) && !time.isBefore(from) && time.isBefore(to);
-            }
-            return days.contains(day) && !time.isBefore(from) || days.contains(day.minus(1)) && time.isBefore(to);
+        /** When it opens on {@code day}, if it opens that day. */
+        Optional<Instant> opens(LocalDate day, ZoneId zone) {
+            return days.contains(day.getDayOfWeek())
+                    ? Optional.of(day.atTime(from).atZone(zone).withEarlierOffsetAtOverlap().toInstant())
+                    : Optional.empty();
+        }
+
+        /** When the window opened on {@code day} closes. */
+        Instant closes(LocalDate day, ZoneId zone) {
+            LocalDate endDay = from.isBefore(to) ? day : day.plusDays(1);
+            return endDay.atTime(to).atZone(zone).withLaterOffsetAtOverlap().toInstant();
         }
     }
 
@@ -70,12 +74,7 @@ public record WarmSchedule(int always, List<Window> windows, ZoneId zone) {
         return Math.max(always, windows.stream().mapToInt(Window::count).max().orElse(0));
     }
 
-    /** Whether it ever keeps a warm node. */
-    public boolean any() {
-        return most() > 0;
-    }
-
-    /** For a reason: "4 warm nodes (warmSchedule Mon-Fri 08:00-18:00)", or "2 warm nodes" outside every window. */
+    /** For a reason: "4 warm nodes (warmSchedule Mon-Fri 08:00-18:00 = 4)", or "2 warm nodes" outside every window. */
     public String describeAt(Instant instant) {
         Optional<Window> window = window(instant);
         int count = window.map(Window::count).orElse(always);
@@ -92,15 +91,13 @@ public record WarmSchedule(int always, List<Window> windows, ZoneId zone) {
         Instant next = null;
         for (Window window : windows) {
             for (LocalDate day = today.minusDays(1); !day.isAfter(today.plusDays(7)); day = day.plusDays(1)) {
-                if (!window.days().contains(day.getDayOfWeek())) {
+                Optional<Instant> opens = window.opens(day, zone);
+                if (opens.isEmpty()) {
                     continue;
                 }
-                LocalDate endDay = window.from().isBefore(window.to()) ? day : day.plusDays(1);
-                for (ZonedDateTime edge : List.of(day.atTime(window.from()).atZone(zone),
-                        endDay.atTime(window.to()).atZone(zone))) {
-                    Instant at = edge.toInstant();
-                    if (at.isAfter(instant) && (next == null || at.isBefore(next))) {
-                        next = at;
+                for (Instant edge : List.of(opens.get(), window.closes(day, zone))) {
+                    if (edge.isAfter(instant) && (next == null || edge.isBefore(next))) {
+                        next = edge;
                     }
                 }
             }
@@ -108,19 +105,25 @@ public record WarmSchedule(int always, List<Window> windows, ZoneId zone) {
         return Optional.ofNullable(next);
     }
 
-    /** The window that sets the count now, the largest of those that cover it, if it raises {@code warm}. */
+    /** The window that sets the count now, the largest of those open, if it raises {@code warm}. */
     private Optional<Window> window(Instant instant) {
         if (windows.isEmpty()) {
             return Optional.empty();
         }
-        ZonedDateTime local = instant.atZone(zone);
+        LocalDate today = instant.atZone(zone).toLocalDate();
         Window largest = null;
         for (Window window : windows) {
-            if (window.count() > always && window.covers(local)
-                    && (largest == null || window.count() > largest.count())) {
+            if (window.count() > always && (largest == null || window.count() > largest.count())
+                    && (open(window, today, instant) || open(window, today.minusDays(1), instant))) {
                 largest = window;
             }
         }
         return Optional.ofNullable(largest);
+    }
+
+    /** Whether the window opened on {@code day} is open at the instant. */
+    private boolean open(Window window, LocalDate day, Instant instant) {
+        return window.opens(day, zone).filter(opens -> !instant.isBefore(opens)
+                && instant.isBefore(window.closes(day, zone))).isPresent();
     }
 }

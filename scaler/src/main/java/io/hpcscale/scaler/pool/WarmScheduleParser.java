@@ -37,10 +37,21 @@ final class WarmScheduleParser {
             }
             Matcher m = WINDOW.matcher(window);
             if (!m.matches()) {
-                throw new IllegalArgumentException("\"" + window + "\" is not a window: write DAYS HH:MM-HH:MM = N");
+                throw new IllegalArgumentException("\"" + window + "\" is not a window: write DAYS HH:MM-HH:MM = N, "
+                        + "the days without blanks (Mon-Fri, or Mon,Wed) and N a count of nodes");
             }
-            windows.add(new WarmSchedule.Window(days(m.group(1), window), time(m.group(2), window, false),
-                    time(m.group(3), window, true), count(m.group(4), window), window));
+            LocalTime from = time(m.group(2), window, false);
+            LocalTime to = time(m.group(3), window, true);
+            if (from.equals(to) && !m.group(3).equals("24:00")) {
+                throw new IllegalArgumentException("\"" + window + "\" starts and ends at the same time: write "
+                        + "00:00-24:00 for a whole day");
+            }
+            int count = count(m.group(4), window);
+            if (count <= always) {
+                throw new IllegalArgumentException("\"" + window + "\" keeps " + count + " warm nodes, no more than "
+                        + "warm = " + always + " keeps at all hours: a window only raises warm");
+            }
+            windows.add(new WarmSchedule.Window(days(m.group(1), window), from, to, count, window));
         }
         if (windows.isEmpty()) {
             throw new IllegalArgumentException("it has no window");

@@ -190,12 +190,20 @@ class IdleTimeAndWarmNodesTest {
     }
 
     @Test
-    void drainsTheNodesAClosedWindowKeptDownToWarmAsAnyIdleNode() {
-        PoolStateBuilder pool = new PoolStateBuilder().freeNode(1, NOW.minus(Duration.ofHours(2)))
-                .freeNode(2, NOW.minus(Duration.ofHours(1))).freeNode(3, NOW.minus(Duration.ofMinutes(30)));
-        pool.extraSettings.putAll(Map.of("warm", "1", "warmSchedule", "Sun 08:00-11:00 = 3"));
-        Plan plan = pool.plan().plan();
+    void keepsIdleNodesWhileTheirWindowIsOpenAndDrainsThemDownToWarmOnceItCloses() {
+        PoolStateBuilder open = threeIdleNodes();
+        open.extraSettings.putAll(Map.of("warm", "1", "warmSchedule", "Sun 11:00-13:00 = 3"));
+        assertTrue(open.plan().plan().drains().isEmpty(), "NOW, Sunday 12:00, is in the window");
+
+        PoolStateBuilder closed = threeIdleNodes();
+        closed.extraSettings.putAll(Map.of("warm", "1", "warmSchedule", "Sun 08:00-11:00 = 3"));
+        Plan plan = closed.plan().plan();
         assertEquals(List.of(node(1), node(2)), plan.drains().stream().map(Plan.DrainRequest::node).toList());
         assertTrue(plan.starts().isEmpty());
+    }
+
+    private static PoolStateBuilder threeIdleNodes() {
+        return new PoolStateBuilder().freeNode(1, NOW.minus(Duration.ofHours(2)))
+                .freeNode(2, NOW.minus(Duration.ofHours(1))).freeNode(3, NOW.minus(Duration.ofMinutes(30)));
     }
 }

@@ -44,16 +44,44 @@ class WarmScheduleTest {
     }
 
     @Test
-    void overlappingWindowsKeepTheLargestCountAndNoWindowLowersWarm() {
-        WarmSchedule schedule = schedule(2, "daily 00:00-24:00 = 3; Mon,Wed 09:00-12:00 = 6; Tue 09:00-12:00 = 1",
-                ZoneOffset.UTC);
+    void overlappingWindowsKeepTheLargestCount() {
+        WarmSchedule schedule = schedule(2, "daily 00:00-24:00 = 3; Mon,Wed 09:00-12:00 = 6", ZoneOffset.UTC);
         assertEquals(6, schedule.at(Instant.parse("2026-11-23T10:00:00Z")), "Monday");
-        assertEquals(3, schedule.at(Instant.parse("2026-11-24T10:00:00Z")), "Tuesday's 1 is below the day's 3");
+        assertEquals(3, schedule.at(Instant.parse("2026-11-24T10:00:00Z")), "Tuesday");
+        assertEquals(3, schedule.at(Instant.parse("2026-11-24T00:00:00Z")), "the whole day from midnight");
         assertEquals(6, schedule.most());
         assertEquals("6 warm nodes (warmSchedule Mon,Wed 09:00-12:00 = 6)",
                 schedule.describeAt(Instant.parse("2026-11-25T10:00:00Z")));
-        assertEquals("2 warm nodes", schedule(2, "Sat 10:00-11:00 = 1", ZoneOffset.UTC)
-                .describeAt(Instant.parse("2026-11-28T10:30:00Z")));
+        assertEquals("2 warm nodes", schedule(2, "Sat 10:00-11:00 = 3", ZoneOffset.UTC)
+                .describeAt(Instant.parse("2026-11-28T11:30:00Z")));
+    }
+
+    @Test
+    void onTheDaysTheClocksChangeAWindowOpensAndClosesOnceAndItsEdgesAreWhereItsCountChanges() {
+        // Paris springs forward on 2026-03-29 (02:00 becomes 03:00) and falls back on 2026-10-25 (03:00 becomes 02:00).
+        WarmSchedule spring = schedule(0, "Sun 02:30-04:00 = 2", PARIS);
+        Instant opens = spring.nextChange(Instant.parse("2026-03-28T12:00:00Z")).orElseThrow();
+        assertEquals(Instant.parse("2026-03-29T01:30:00Z"), opens, "02:30 does not exist: 03:30 CEST");
+        assertEquals(0, spring.at(opens.minusSeconds(1)));
+        assertEquals(2, spring.at(opens));
+        WarmSchedule autumn = schedule(0, "Sun 01:00-02:30 = 2", PARIS);
+        Instant first = Instant.parse("2026-10-25T00:30:00Z");
+        assertEquals(2, autumn.at(first), "the first 02:30 CEST is still in the window");
+        assertEquals(2, autumn.at(Instant.parse("2026-10-25T01:15:00Z")), "02:15 CET, the second time round");
+        assertEquals(Instant.parse("2026-10-25T01:30:00Z"), autumn.nextChange(first).orElseThrow(),
+                "it closes at the second 02:30");
+    }
+
+    @Property
+    void theCountHoldsFromEachInstantUntilTheNextChange(
+            @ForAll @LongRange(min = 1_700_000_000L, max = 1_900_000_000L) long epochSecond) {
+        WarmSchedule schedule = schedule(1, "Mon-Fri 08:00-18:00 = 4; Sun 23:00-01:00 = 2; Sat 00:00-24:00 = 3", PARIS);
+        Instant at = Instant.ofEpochSecond(epochSecond);
+        Instant next = schedule.nextChange(at).orElseThrow();
+        int count = schedule.at(at);
+        assertEquals(count, schedule.at(next.minusSeconds(1)), "the count at " + at + " holds until " + next);
+        assertEquals(count, schedule.at(Instant.ofEpochSecond((epochSecond + next.getEpochSecond()) / 2)));
+        assertTrue(next.isBefore(at.plus(java.time.Duration.ofDays(8))));
     }
 
     @Test
@@ -78,19 +106,13 @@ class WarmScheduleTest {
         assertTrue(WarmSchedule.always(3).nextChange(Instant.EPOCH).isEmpty());
     }
 
-    @Property
-    void theCountInForceIsAlwaysBetweenWarmAndTheLargestWindow(
-            @ForAll @LongRange(min = 1_700_000_000L, max = 1_900_000_000L) long epochSecond) {
-        WarmSchedule schedule = schedule(1, "Mon-Fri 08:00-18:00 = 4; Sun 23:00-01:00 = 2", PARIS);
-        int count = schedule.at(Instant.ofEpochSecond(epochSecond));
-        assertTrue(count == 1 || count == 2 || count == 4, "count " + count);
-    }
-
     @Test
     void refusesAScheduleItCannotReadNamingThePartAndAnExample() {
         Map<String, String> wrong = Map.of(
                 "Mon-Fry 08:00-18:00 = 4", "\"Fry\" in \"Mon-Fry 08:00-18:00 = 4\" is not a day",
                 "Mon-Fri 8-18 = 4", "\"Mon-Fri 8-18 = 4\" is not a window: write DAYS HH:MM-HH:MM = N",
+                "Mon 08:00-08:00 = 2", "\"Mon 08:00-08:00 = 2\" starts and ends at the same time",
+                "Mon 08:00-18:00 = 0", "\"Mon 08:00-18:00 = 0\" keeps 0 warm nodes, no more than warm = 0",
                 "Mon 08:00-25:00 = 1", "\"25:00\" in \"Mon 08:00-25:00 = 1\" is not a time of day",
                 ";", "it has no window");
         wrong.forEach((text, expected) -> {

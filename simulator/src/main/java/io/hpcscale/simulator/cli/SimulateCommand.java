@@ -181,6 +181,11 @@ final class SimulateCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
         if (sizes != null) {
+            if (warm > 0 || warmSchedule != null) {
+                // SizesComparison builds each size's pool without them: they would be left out without a word.
+                throw new ParameterException(spec.commandLine(), "--warm and --warm-schedule do not apply to --sizes, "
+                        + "which compares VM sizes on their jobs alone: leave them out");
+            }
             return compareSizes(workload, settings, selection);
         }
         long begin = System.nanoTime();

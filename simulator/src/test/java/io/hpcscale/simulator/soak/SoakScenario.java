@@ -19,6 +19,9 @@ import io.hpcscale.simulator.ActionAudit;
 import io.hpcscale.simulator.SimJob;
 import io.hpcscale.simulator.SimulatedCluster;
 import java.time.Duration;
+import java.time.LocalTime;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -42,6 +45,7 @@ import java.util.stream.Collectors;
  */
 final class SoakScenario {
     private static final Instant START = Instant.parse("2026-11-22T08:00:00Z");
+    private static final DateTimeFormatter HH_MM = DateTimeFormatter.ofPattern("HH:mm");
     private static final int STEPS = 400;
     private static final int CALM_STEPS = 900;
     private static final Duration CALM_STEP = Duration.ofSeconds(20);
@@ -108,13 +112,16 @@ final class SoakScenario {
             }
             settings.put("stopOrphans", Boolean.toString(stopOrphans));
             // Warm nodes and the adaptive idle timeout keep idle nodes on purpose, beside every fault.
-            settings.put("warm", Integer.toString(random.nextInt(3) == 0 ? 1 + random.nextInt(2) : 0));
-            // A window of more warm nodes that opens and closes within the run, on the wall clock of a zone.
+            int warm = random.nextInt(3) == 0 ? 1 + random.nextInt(2) : 0;
+            settings.put("warm", Integer.toString(warm));
+            // A window of more warm nodes that opens and closes within the faulty steps (about 2.5 hours from START), on
+            // the wall clock of a zone.
             if (random.nextInt(4) == 0) {
-                int opens = 9 + random.nextInt(6);
-                settings.put("warmSchedule", String.format("daily %02d:00-%02d:00 = %d", opens,
-                        opens + 1 + random.nextInt(3), 1 + random.nextInt(3)));
-                settings.put("warmScheduleZone", random.nextBoolean() ? "UTC" : "America/Chicago");
+                ZoneId zone = ZoneId.of(random.nextBoolean() ? "UTC" : "America/Chicago");
+                LocalTime opens = START.plus(Duration.ofMinutes(20 + random.nextInt(60))).atZone(zone).toLocalTime();
+                settings.put("warmSchedule", String.format("daily %s-%s = %d", HH_MM.format(opens),
+                        HH_MM.format(opens.plusMinutes(20 + random.nextInt(60))), warm + 1 + random.nextInt(2)));
+                settings.put("warmScheduleZone", zone.getId());
             }
             if (random.nextBoolean()) {
                 settings.putAll(Map.of("idlePolicy", "adaptive", "idleTimeoutMin", "30s", "idleTimeoutMax", "10m"));
@@ -487,17 +494,20 @@ final class SoakScenario {
     }
 
     /**
-     * The calm steps the work not yet done takes with every pool at its max. Faults can keep a pool from running
-     * anything for hours (seed 444: nodes held by administrators, failed checks and broken boots protected the pool with
+     * The calm steps the work not yet done takes at its pool's max, for the pool with the most. Faults can keep a pool
+     * from running anything for hours (seed 444: nodes held by administrators, failed checks and broken boots protected the pool with
      * 199 jobs queued), and a backlog that outlasts the calm is not a cluster that failed to settle.
      */
     private int backlogSteps() {
         Set<String> done = new HashSet<>();
         cluster.scheduler().finishedJobs().forEach(job -> done.add(job.id()));
-        long nodeSeconds = submitted.values().stream().filter(job -> !done.contains(job.id()))
-                .mapToLong(job -> job.nodes() * job.runtime().toSeconds()).sum();
-        int nodes = pools.stream().mapToInt(PoolConfig::max).sum();
-        return (int) (nodeSeconds / nodes / CALM_STEP.toSeconds());
+        int steps = 0;
+        for (PoolConfig pool : pools) {
+            long nodeSeconds = submitted.values().stream().filter(job -> job.queue().equals(pool.name())
+                    && !done.contains(job.id())).mapToLong(job -> job.nodes() * job.runtime().toSeconds()).sum();
+            steps = Math.max(steps, (int) (nodeSeconds / pool.max() / CALM_STEP.toSeconds()));
+        }
+        return steps;
     }
 
     /**
