@@ -19,10 +19,10 @@ import io.hpcscale.simulator.ActionAudit;
 import io.hpcscale.simulator.SimJob;
 import io.hpcscale.simulator.SimulatedCluster;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.LocalTime;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -114,8 +114,8 @@ final class SoakScenario {
             // Warm nodes and the adaptive idle timeout keep idle nodes on purpose, beside every fault.
             int warm = random.nextInt(3) == 0 ? 1 + random.nextInt(2) : 0;
             settings.put("warm", Integer.toString(warm));
-            // A window of more warm nodes that opens and closes within the faulty steps (about 2.5 hours from START), on
-            // the wall clock of a zone.
+            // A window of more warm nodes that opens and closes within the faulty steps (about 2.5 hours from
+            // START), on the wall clock of a zone.
             if (random.nextInt(4) == 0) {
                 ZoneId zone = ZoneId.of(random.nextBoolean() ? "UTC" : "America/Chicago");
                 LocalTime opens = START.plus(Duration.ofMinutes(20 + random.nextInt(60))).atZone(zone).toLocalTime();
@@ -495,8 +495,8 @@ final class SoakScenario {
 
     /**
      * The calm steps the work not yet done takes at its pool's max, for the pool with the most. Faults can keep a pool
-     * from running anything for hours (seed 444: nodes held by administrators, failed checks and broken boots protected the pool with
-     * 199 jobs queued), and a backlog that outlasts the calm is not a cluster that failed to settle.
+     * from running anything for hours (seed 444: nodes held by administrators, failed checks and broken boots protected
+     * the pool with 199 jobs queued), and a backlog that outlasts the calm is not a cluster that failed to settle.
      */
     private int backlogSteps() {
         Set<String> done = new HashSet<>();
