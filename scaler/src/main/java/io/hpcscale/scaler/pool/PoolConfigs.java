@@ -16,6 +16,7 @@ import io.hpcscale.scaler.match.Quantity;
 import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -36,6 +37,7 @@ public final class PoolConfigs {
     private static final String FOLLOW_POWER_REQUESTS = "followPowerRequests";
     private static final String FORMER_FOLLOW_POWER_REQUESTS = "slurmPowerSaving";
     private static final String WARM_SCHEDULE = "warmSchedule";
+    private static final String WARM_SCHEDULE_ZONE = "warmScheduleZone";
     private static final AtomicBoolean warnedFormerName = new AtomicBoolean();
     /** Properties that follow from others: whether the node is in a placement group, and the pool's own name. */
     private static final Set<String> DERIVED_PROPERTIES = Set.of("colocated", "nodearray");
@@ -154,15 +156,20 @@ public final class PoolConfigs {
         }
         Optional<String> text = pool.optionalString(WARM_SCHEDULE);
         if (text.isEmpty()) {
+            if (pool.isSet(WARM_SCHEDULE_ZONE)) {
+                problems.add(pool.key(WARM_SCHEDULE_ZONE) + " is set but " + pool.key(WARM_SCHEDULE) + " is not: the "
+                        + "zone has no windows to read; add the schedule or remove the zone");
+            }
             return WarmSchedule.always(always);
         }
         ZoneId zone;
         try {
-            zone = ZoneId.of(pool.string("warmScheduleZone"));
+            zone = ZoneId.of(pool.string(WARM_SCHEDULE_ZONE));
         } catch (DateTimeException e) {
-            problems.add(pool.key("warmScheduleZone") + " = " + pool.string("warmScheduleZone") + " is not a time "
+            problems.add(pool.key(WARM_SCHEDULE_ZONE) + " = " + pool.string(WARM_SCHEDULE_ZONE) + " is not a time "
                     + "zone: give a region such as Europe/Paris or America/Chicago, or UTC");
-            return WarmSchedule.always(always);
+            // Read on UTC's clock all the same, so that whatever is wrong in the schedule is said at the same time.
+            zone = ZoneOffset.UTC;
         }
         try {
             WarmSchedule schedule = WarmScheduleParser.parse(always, text.get(), zone);

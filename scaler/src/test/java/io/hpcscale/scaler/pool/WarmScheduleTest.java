@@ -125,7 +125,7 @@ class WarmScheduleTest {
     }
 
     @Test
-    void refusesAWindowAboveMaxAnUnknownZoneAndAScheduleOnAFixedPool() {
+    void refusesAWindowAboveMaxAZoneUnknownOrAloneAndAScheduleOnAFixedPool() {
         ConfigException above = assertThrows(ConfigException.class, () -> PoolConfigs.withDefaults("p",
                 new VmShape(4, 1024, 0), 4, Map.of("warmSchedule", "daily 08:00-18:00 = 5")));
         assertTrue(above.getMessage().contains("pool.p.warmSchedule asks for 5 warm nodes, more than pool.p.max = 4"),
@@ -135,6 +135,15 @@ class WarmScheduleTest {
                         "warmScheduleZone", "Europe/Pariss")));
         assertTrue(zone.getMessage().contains("pool.p.warmScheduleZone = Europe/Pariss is not a time zone"),
                 zone.getMessage());
+        ConfigException both = assertThrows(ConfigException.class, () -> PoolConfigs.withDefaults("p",
+                new VmShape(4, 1024, 0), 4, Map.of("warmSchedule", "Mon-Fry 08:00-18:00 = 2",
+                        "warmScheduleZone", "Europe/Pariss")));
+        assertTrue(both.getMessage().contains("is not a time zone") && both.getMessage().contains("is not a day"),
+                "both mistakes at once: " + both.getMessage());
+        ConfigException zoneAlone = assertThrows(ConfigException.class, () -> PoolConfigs.withDefaults("p",
+                new VmShape(4, 1024, 0), 4, Map.of("warm", "1", "warmScheduleZone", "Europe/Paris")));
+        assertTrue(zoneAlone.getMessage().contains("pool.p.warmScheduleZone is set but pool.p.warmSchedule is not"),
+                zoneAlone.getMessage());
         ConfigException fixed = assertThrows(ConfigException.class, () -> PoolConfigs.withDefaults("p",
                 new VmShape(4, 1024, 0), 4, Map.of("target", "fixed", "warmSchedule", "daily 08:00-18:00 = 2")));
         assertTrue(fixed.getMessage().contains("pool.p.target = fixed keeps the count it is given: remove them"),
