@@ -32,7 +32,9 @@ final class ArmErrors {
      */
     static final Set<String> CAPACITY_CODES = Set.of("allocationfailed", "zonalallocationfailed",
             "skunotavailable", "overconstrainedallocationrequest", "overconstrainedzonalallocationrequest",
-            "allocationfailedvmseriesnotavailable", "spotpricegreaterthanprovidedmaxprice");
+            "allocationfailedvmseriesnotavailable", "spotpricegreaterthanprovidedmaxprice",
+            // A hibernated VM has no capacity kept for it (Microsoft Learn, "Troubleshooting VM hibernation").
+            "overconstrainedresumefromhibernatedstateallocationrequest");
     /** When Resource Manager throttles without saying for how long. */
     static final Duration DEFAULT_THROTTLE = Duration.ofSeconds(60);
 

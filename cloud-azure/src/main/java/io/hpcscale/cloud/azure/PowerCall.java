@@ -7,6 +7,7 @@ import io.hpcscale.scaler.pool.StopAction;
 enum PowerCall {
     START("start"),
     DEALLOCATE("deallocate"),
+    HIBERNATE("hibernate"),
     POWER_OFF("power off"),
     DELETE("delete");
 
@@ -19,6 +20,7 @@ enum PowerCall {
     static PowerCall of(StopAction action) {
         return switch (action) {
             case DEALLOCATE -> DEALLOCATE;
+            case HIBERNATE -> HIBERNATE;
             case POWER_OFF -> POWER_OFF;
             case DELETE -> DELETE;
         };
@@ -35,7 +37,7 @@ enum PowerCall {
     boolean tookEffect(PowerState state) {
         return switch (this) {
             case START -> state != null && state.active();
-            case DEALLOCATE, POWER_OFF -> state == null || state == PowerState.STOPPING
+            case DEALLOCATE, HIBERNATE, POWER_OFF -> state == null || state == PowerState.STOPPING
                     || state == PowerState.STOPPED;
             case DELETE -> state == null;
         };

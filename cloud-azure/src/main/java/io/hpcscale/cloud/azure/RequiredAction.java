@@ -30,7 +30,7 @@ record RequiredAction(String action, boolean onResourceGroup, String purpose) {
             actions.add(new RequiredAction(VM + "read", true, "to list the scale set's VMs with their power state"));
             actions.add(new RequiredAction(VM + "start/action", true, "to start stopped VMs"));
             actions.add(switch (stop) {
-                case DEALLOCATE -> new RequiredAction(VM + "deallocate/action", true, stopPurpose);
+                case DEALLOCATE, HIBERNATE -> new RequiredAction(VM + "deallocate/action", true, stopPurpose);
                 case POWER_OFF -> new RequiredAction(VM + "powerOff/action", true, stopPurpose);
                 case DELETE -> new RequiredAction(SCALE_SET + "delete/action", false, stopPurpose);
             });
@@ -39,7 +39,7 @@ record RequiredAction(String action, boolean onResourceGroup, String purpose) {
                     "to list the instances with their power state"));
             actions.add(new RequiredAction(SCALE_SET + "start/action", false, "to start stopped instances"));
             actions.add(new RequiredAction(SCALE_SET + switch (stop) {
-                case DEALLOCATE -> "deallocate/action";
+                case DEALLOCATE, HIBERNATE -> "deallocate/action";
                 case POWER_OFF -> "powerOff/action";
                 case DELETE -> "delete/action";
             }, false, stopPurpose));

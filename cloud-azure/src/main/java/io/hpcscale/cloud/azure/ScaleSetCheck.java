@@ -75,6 +75,9 @@ public final class ScaleSetCheck {
         }
         findings.add(vmSize(pool, model, shape));
         findings.add(permissions(pool, model, stop));
+        if (stop == StopAction.HIBERNATE) {
+            findings.add(hibernation(pool, model));
+        }
         if (pool.template() != null) {
             findings.add(template(pool));
         }
@@ -100,6 +103,28 @@ public final class ScaleSetCheck {
                 + "them minutes later, after they may have booted and joined the scheduler. Turn it off: az vmss "
                 + "update --resource-group " + pool.resourceGroup() + " --name " + pool.scaleSet()
                 + " --set overprovision=false");
+    }
+
+    /**
+     * Azure hibernates only the VMs of Flexible scale sets with hibernation enabled (Microsoft Learn, hibernation
+     * overview); the scaler deallocates the others, so the pool runs, but every start is a boot.
+     */
+    private static Finding hibernation(AzurePoolSettings pool, ScaleSetModel model) {
+        String setting = "pool." + pool.pool() + ".stopAction = hibernate";
+        if (!model.flexible()) {
+            return Finding.problem(setting + ": scale set " + pool.scaleSet() + " is Uniform, and Azure hibernates "
+                    + "only Flexible scale sets' VMs: the scaler would deallocate its instances instead. Use a "
+                    + "Flexible scale set, or stopAction = deallocate");
+        }
+        if (!model.hibernationEnabled()) {
+            return Finding.problem(setting + ": scale set " + pool.scaleSet() + " does not have hibernation enabled "
+                    + "(properties.additionalCapabilities.hibernationEnabled), so Azure refuses to hibernate its VMs "
+                    + "and the scaler deallocates them instead. Make the scale set with hibernation enabled, of a "
+                    + "size and image that support it (docs/running-on-azure.md, \"Hibernation\"), or use "
+                    + "stopAction = deallocate");
+        }
+        return Finding.ok(setting + ": scale set " + pool.scaleSet() + " has hibernation enabled (a VM Azure will "
+                + "not hibernate is deallocated instead, and the scaler says why)");
     }
 
     /** The template new scale sets are deployed from: read and checked here, then validated by Azure. */

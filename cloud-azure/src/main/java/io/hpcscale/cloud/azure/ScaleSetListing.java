@@ -113,7 +113,7 @@ final class ScaleSetListing {
         return switch (asked.call()) {
             case START -> listedState.active() ? listedState
                     : asked.finished() ? PowerState.RUNNING : PowerState.STARTING;
-            case DEALLOCATE, POWER_OFF -> listedState.active() ? PowerState.STOPPING : listedState;
+            case DEALLOCATE, HIBERNATE, POWER_OFF -> listedState.active() ? PowerState.STOPPING : listedState;
             case DELETE -> PowerState.STOPPING;
         };
     }

@@ -17,9 +17,11 @@ import com.azure.resourcemanager.compute.models.VirtualMachinePriorityTypes;
  * @param singlePlacementGroup its instances share one placement group (one InfiniBand fabric, at most 100 VMs);
  *                             null when the scale set does not say
  * @param evictionPolicy       a Spot scale set's eviction policy ({@code Deallocate}, {@code Delete}), or null
+ * @param hibernationEnabled   {@code properties.additionalCapabilities.hibernationEnabled}: its VMs may be
+ *                             hibernated; false when the scale set does not say
  */
 record ScaleSetModel(String id, boolean flexible, String vmSize, int capacity, String location, boolean spot,
-        boolean overprovision, Boolean singlePlacementGroup, String evictionPolicy) {
+        boolean overprovision, Boolean singlePlacementGroup, String evictionPolicy, boolean hibernationEnabled) {
 
     static ScaleSetModel of(VirtualMachineScaleSetInner inner) {
         var profile = inner.virtualMachineProfile();
@@ -31,8 +33,10 @@ record ScaleSetModel(String id, boolean flexible, String vmSize, int capacity, S
         boolean overprovision = !flexible && !Boolean.FALSE.equals(inner.overprovision());
         String eviction = profile != null && profile.evictionPolicy() != null ? profile.evictionPolicy().toString()
                 : null;
+        boolean hibernation = inner.additionalCapabilities() != null
+                && Boolean.TRUE.equals(inner.additionalCapabilities().hibernationEnabled());
         return new ScaleSetModel(inner.id(), flexible, size, capacity, inner.location(), spot, overprovision,
-                inner.singlePlacementGroup(), eviction);
+                inner.singlePlacementGroup(), eviction, hibernation);
     }
 
     String mode() {

@@ -10,18 +10,24 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A Uniform scale set (what HPC pools with InfiniBand use): one paged listing with {@code $expand=instanceView},
- * and one call per action naming every instance id, waited for (one operation polled, whatever the batch).
+ * and one call per action naming every instance id, waited for (one operation polled, whatever the batch). Azure
+ * hibernates no Uniform scale set's instances (Microsoft Learn, hibernation overview: Uniform orchestration is not
+ * supported; the deallocate call's {@code hibernate} is for Flexible only): asked to, it deallocates them.
  */
 final class UniformDriver implements ScaleSetDriver {
+    private static final Logger log = LoggerFactory.getLogger(UniformDriver.class);
     private static final Pattern NOT_ACTIVE = Pattern.compile(
             "instanceId (\\S+) is not an active Virtual Machine Scale Set VM instanceId");
 
     private final AzureClients clients;
     private final AzurePoolSettings pool;
     private final LongOperations operations;
+    private volatile boolean toldCannotHibernate;
 
     UniformDriver(AzureClients clients, AzurePoolSettings pool, LongOperations operations) {
         this.clients = clients;
@@ -60,6 +66,12 @@ final class UniformDriver implements ScaleSetDriver {
     }
 
     private SyncPoller<?, ?> begin(PowerCall call, List<AzureVm> vms) {
+        if (call == PowerCall.HIBERNATE && !toldCannotHibernate) {
+            toldCannotHibernate = true;
+            log.warn("pool {}: stopAction = hibernate, but {} is a Uniform scale set, which Azure cannot hibernate: "
+                    + "its instances are deallocated instead. Use a Flexible scale set, or set pool.{}.stopAction = "
+                    + "deallocate", pool.pool(), pool.describe(), pool.pool());
+        }
         List<String> ids = vms.stream().map(AzureVm::instanceId).toList();
         VirtualMachineScaleSetsClient scaleSets = clients.compute(pool.subscriptionId()).serviceClient()
                 .getVirtualMachineScaleSets();
@@ -68,7 +80,7 @@ final class UniformDriver implements ScaleSetDriver {
         VirtualMachineScaleSetVMInstanceIDs named = new VirtualMachineScaleSetVMInstanceIDs().withInstanceIds(ids);
         return switch (call) {
             case START -> scaleSets.beginStart(rg, name, named, Context.NONE);
-            case DEALLOCATE -> scaleSets.beginDeallocate(rg, name, null, named, Context.NONE);
+            case DEALLOCATE, HIBERNATE -> scaleSets.beginDeallocate(rg, name, null, named, Context.NONE);
             case POWER_OFF -> scaleSets.beginPowerOff(rg, name, false, named, Context.NONE);
             case DELETE -> scaleSets.beginDeleteInstances(rg, name,
                     new VirtualMachineScaleSetVMInstanceRequiredIDs().withInstanceIds(ids), false, Context.NONE);

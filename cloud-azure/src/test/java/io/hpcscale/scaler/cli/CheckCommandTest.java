@@ -157,6 +157,28 @@ class CheckCommandTest {
     }
 
     @Test
+    void hibernationIsAProblemWhereAzureCannotHibernateTheScaleSetsVms() throws IOException {
+        arm.resourceGroup(rg, "westeurope", Map.of());
+        arm.scaleSet(ScaleSetSpec.uniform(rg, "hb").instances(1, PowerState.DEALLOCATED));
+        arm.scaleSet(ScaleSetSpec.flexible(rg, "plain").sku("Standard_D4s_v5").instances(1, PowerState.DEALLOCATED));
+        arm.scaleSet(ScaleSetSpec.flexible(rg, "ready").sku("Standard_D4s_v5").hibernationEnabled(true)
+                .instances(1, PowerState.DEALLOCATED));
+
+        Run uniform = check(config("hb", "pool.hb.stopAction = hibernate"));
+        Run notEnabled = check(config("plain", "pool.hb.stopAction = hibernate"));
+        Run enabled = check(config("ready", "pool.hb.stopAction = hibernate"));
+
+        assertEquals(1, uniform.exitCode(), uniform.out() + uniform.err());
+        assertTrue(uniform.out().contains("scale set hb is Uniform, and Azure hibernates only Flexible"),
+                uniform.out());
+        assertEquals(1, notEnabled.exitCode(), notEnabled.out() + notEnabled.err());
+        assertTrue(notEnabled.out().contains("does not have hibernation enabled "
+                + "(properties.additionalCapabilities.hibernationEnabled)"), notEnabled.out());
+        assertEquals(0, enabled.exitCode(), enabled.out() + enabled.err());
+        assertTrue(enabled.out().contains("scale set ready has hibernation enabled"), enabled.out());
+    }
+
+    @Test
     void aRefusedVmSizeReadIsAProblemOnlyWhenTheShapeIsNotSet() throws IOException {
         arm.resourceGroup(rg, "westeurope", Map.of());
         arm.scaleSet(ScaleSetSpec.uniform(rg, "hb").instances(1, PowerState.DEALLOCATED));

@@ -11,6 +11,7 @@ import io.hpcscale.scaler.fixed.StoredTarget;
 import io.hpcscale.scaler.fixed.TargetSource;
 import io.hpcscale.scaler.run.RemovalInbox;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -110,9 +111,11 @@ public final class CloudProviders {
                         + " = command: " + describe(which));
             }
         }
-        if (StopAction.fromSetting(pool.string("stopAction")) == StopAction.DELETE) {
-            problems.add(pool.key("stopAction") + " = delete cannot be done by the command provider, which has one "
-                    + "stop command: use deallocate or powerOff");
+        StopAction stop = StopAction.fromSetting(pool.string("stopAction"));
+        if (stop == StopAction.DELETE || stop == StopAction.HIBERNATE) {
+            problems.add(pool.key("stopAction") + " = " + stop.setting() + " cannot be done by the command provider, "
+                    + "which has one stop command: use deallocate or powerOff, and make " + pool.key("command.stop")
+                    + " do what stopping should do");
         }
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);
@@ -132,6 +135,10 @@ public final class CloudProviders {
         if (!simulatedCloud.hasScaleSet(pool.name())) {
             simulatedCloud.addScaleSet(pool.name(), pool.intValue("max"), pool.name() + "-vm",
                     pool.duration("simulated.bootDelay"));
+            pool.optionalString("simulated.resumeDelay").ifPresent(given -> {
+                Duration resume = pool.duration("simulated.resumeDelay");
+                simulatedCloud.resumeDelay(pool.name(), () -> resume);
+            });
         }
         return simulatedCloud.provider(pool.name());
     }

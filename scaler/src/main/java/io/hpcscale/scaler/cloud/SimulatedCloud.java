@@ -40,6 +40,8 @@ public final class SimulatedCloud {
         Instant startedAt;
         Instant readyAt;
         boolean healthy = true;
+        /** Stopped with its memory saved: its next start is a resume. */
+        boolean hibernated;
 
         Vm(String id, String node, int scaleSetOrder, int index) {
             this.id = id;
@@ -58,6 +60,8 @@ public final class SimulatedCloud {
         final int order;
         final String nodePrefix;
         final Supplier<Duration> bootDelay;
+        /** A hibernated instance's start; null: as long as a boot. */
+        Supplier<Duration> resumeDelay;
         final Map<String, Vm> vms = new LinkedHashMap<>();
         int nextIndex;
         Integer quota;
@@ -126,6 +130,14 @@ public final class SimulatedCloud {
             set.add();
         }
         scaleSets.put(pool, set);
+    }
+
+    /**
+     * Instances of the pool stopped with {@link StopAction#HIBERNATE} take a delay drawn from {@code resumeDelay}
+     * to run again, rather than a boot's.
+     */
+    public synchronized void resumeDelay(String pool, Supplier<Duration> resumeDelay) {
+        set(pool).resumeDelay = resumeDelay;
     }
 
     public synchronized boolean hasScaleSet(String pool) {
@@ -201,6 +213,7 @@ public final class SimulatedCloud {
         Vm vm = set(pool).vms.get(instanceId);
         if (vm != null && vm.state.active()) {
             evictions++;
+            vm.hibernated = false;
             change(pool, vm, PowerState.STOPPED, true);
         }
     }
@@ -377,6 +390,7 @@ public final class SimulatedCloud {
             if (vm.state.active()) {
                 stops++;
                 change(pool, vm, PowerState.STOPPED);
+                vm.hibernated = action == StopAction.HIBERNATE;
             }
             if (action == StopAction.DELETE) {
                 set.vms.remove(vm.id);
@@ -395,7 +409,8 @@ public final class SimulatedCloud {
     private void boot(ScaleSet set, Vm vm) {
         starts++;
         vm.startedAt = clock.instant();
-        Duration delay = set.bootDelay.get();
+        Duration delay = vm.hibernated && set.resumeDelay != null ? set.resumeDelay.get() : set.bootDelay.get();
+        vm.hibernated = false;
         vm.readyAt = vm.startedAt.plus(delay);
         vm.healthy = true;
         if (set.brokenBoots > 0) {

@@ -17,7 +17,11 @@ import io.hpcscale.scaler.Programs;
 import io.hpcscale.scaler.fixed.StoredTarget;
 import io.hpcscale.scaler.fixed.TargetSource;
 import io.hpcscale.scaler.pool.PoolConfig;
+import io.hpcscale.common.time.SettableClock;
+import io.hpcscale.scaler.pool.StopAction;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -116,5 +120,43 @@ class CloudProvidersTest {
         assertEquals("the sky's count", providers.targetForPool("a", store, clock).describe());
         assertTrue(providers.targetForPool("c", store, clock) instanceof StoredTarget);
         assertTrue(providers.targetInCloud("c").isEmpty());
+    }
+
+    @Test
+    void theCommandProviderRefusesToHibernateForItHasOneStopCommand() {
+        CloudProviders providers = providers(Map.of("pool.r.provider", "command", "pool.r.max", "4",
+                "pool.r.cpus", "4", "pool.r.memoryMb", "1024", "pool.r.command.list", "list",
+                "pool.r.command.start", "start {instance}", "pool.r.command.stop", "stop {instance}",
+                "pool.r.stopAction", "hibernate"));
+        ConfigException e = assertThrows(ConfigException.class, () -> providers.forPool("r"));
+        assertTrue(e.getMessage().contains("pool.r.stopAction = hibernate cannot be done by the command provider")
+                && e.getMessage().contains("make pool.r.command.stop do what stopping should do"), e.getMessage());
+    }
+
+    @Test
+    void aSimulatedInstanceStoppedByHibernationResumesInTheResumeDelayAndAnyOtherBoots() throws Exception {
+        SettableClock at = new SettableClock(Instant.parse("2026-11-27T08:00:00Z"));
+        SimulatedCloud cloud = new SimulatedCloud(at);
+        Settings settings = new ConfigLoader(ConfigCatalog.installed()).fromMap(Map.of("pool.s.provider",
+                "simulated", "pool.s.max", "2", "pool.s.cpus", "4", "pool.s.memoryMb", "1024",
+                "pool.s.simulated.bootDelay", "4m", "pool.s.simulated.resumeDelay", "40s"), Programs.SCALER);
+        CloudProvider provider = new CloudProviders(settings, new FakeCommandRunner(), cloud, CallGate.ALWAYS_OPEN,
+                List.of()).forPool("s");
+        List<Instance> both = provider.list();
+        provider.start(both);
+        at.advance(Duration.ofMinutes(4));
+        provider.stop(both.subList(0, 1), StopAction.HIBERNATE);
+        provider.stop(both.subList(1, 2), StopAction.DEALLOCATE);
+
+        provider.start(both);
+        at.advance(Duration.ofSeconds(40));
+
+        List<Instance> now = provider.list();
+        assertEquals(PowerState.RUNNING, now.get(0).state(), "resumed from hibernation");
+        assertEquals(PowerState.STARTING, now.get(1).state(), "deallocated: a whole boot");
+        provider.stop(both.subList(0, 1), StopAction.DEALLOCATE);
+        provider.start(both.subList(0, 1));
+        at.advance(Duration.ofSeconds(40));
+        assertEquals(PowerState.STARTING, provider.list().get(0).state(), "deallocated after its resume: a boot");
     }
 }

@@ -152,6 +152,11 @@ public sealed interface Fault {
             case "OverconstrainedAllocationRequest" -> "Allocation failed. VM(s) with the following constraints"
                 + " cannot be allocated, because the condition is too restrictive. Please remove some constraints"
                 + " and try again.";
+            case "OverconstrainedResumeFromHibernatedStateAllocationRequest" -> "Allocation failed. VM(s) with the"
+                + " following constraints can't be allocated, because the condition is too restrictive. Remove some"
+                + " constraints and try again. Constraints applied are: Networking Constraints (such as Accelerated"
+                + " Networking or IPv6), Resuming from hibernated state (retry starting the VM after some time or"
+                + " alternatively stop-deallocate the VM and try starting the VM again).";
             default -> "The operation failed: " + code + ".";
         };
     }

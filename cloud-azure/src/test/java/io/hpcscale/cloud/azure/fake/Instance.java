@@ -48,6 +48,8 @@ public final class Instance {
     private volatile Failure failure;
     private volatile Oddity oddity = Oddity.NONE;
     private volatile Instant goesAt;
+    private volatile boolean hibernated;
+    private volatile Instant startedAt;
 
     Instance(ScaleSet scaleSet, String instanceId, String name, String computerName, Instant timeCreated,
              PowerState initial) {
@@ -134,12 +136,24 @@ public final class Instance {
         power = new Power(null, state, scaleSet.clock().instant());
     }
 
+    /** Deallocated with its memory on its OS disk: the instance view says {@code HibernationState/Hibernated}. */
+    public boolean hibernated() {
+        return hibernated;
+    }
+
+    /** When it was last started; null for an instance running since it was made. */
+    Instant startedAt() {
+        return startedAt;
+    }
+
     void start(Instant now, Duration bootDelay) {
         failure = null;
         PowerState current = powerState(now);
         if (current == PowerState.RUNNING || current == PowerState.STARTING) {
             return;
         }
+        hibernated = false;
+        startedAt = now;
         transition(PowerState.STARTING, PowerState.RUNNING, now, bootDelay);
     }
 
@@ -148,6 +162,13 @@ public final class Instance {
         if (current == PowerState.DEALLOCATED || current == PowerState.DEALLOCATING) {
             return;
         }
+        hibernated = false;
+        transition(PowerState.DEALLOCATING, PowerState.DEALLOCATED, now, stopDelay);
+    }
+
+    /** Its memory saved to its OS disk, then deallocated; the caller checked that Azure would. */
+    void hibernate(Instant now, Duration stopDelay) {
+        hibernated = true;
         transition(PowerState.DEALLOCATING, PowerState.DEALLOCATED, now, stopDelay);
     }
 

@@ -27,11 +27,15 @@ final class PowerActions {
                     + instance.name() + "' since the VM is marked for deletion.");
             }
         }
+        if (action == PowerAction.HIBERNATE) {
+            targets.forEach(instance -> refuseHibernation(instance, now));
+        }
         for (Instance instance : targets) {
             if (applies(outcome, instance)) {
                 switch (action) {
                     case START -> instance.start(now, scaleSet.bootDelay());
                     case DEALLOCATE -> instance.deallocate(now, scaleSet.stopDelay());
+                    case HIBERNATE -> instance.hibernate(now, scaleSet.stopDelay());
                     case POWER_OFF -> instance.powerOff(now, scaleSet.stopDelay());
                     case DELETE -> scaleSet.removeInstance(instance);
                 }
@@ -40,6 +44,29 @@ final class PowerActions {
             }
         }
         return operations.begin(scaleSet.location(), outcome);
+    }
+
+    /**
+     * What Azure refuses at once when asked to hibernate a VM, in its codes and words (Microsoft Learn,
+     * "Troubleshooting VM hibernation", common error codes). The page gives codes and messages, not statuses:
+     * 409 is the compute provider's status for OperationNotAllowed, and hpcscale reads only the code.
+     */
+    private static void refuseHibernation(Instance instance, Instant now) {
+        if (!instance.scaleSet().hibernationEnabled()) {
+            throw new ArmException(409, "OperationNotAllowed", "The Hibernate-Deallocate Operation can only be "
+                + "triggered on a VM that is enabled for hibernation. Enable the property "
+                + "additionalCapabilities.hibernationEnabled during VM creation, or after stopping and "
+                + "deallocating the VM.");
+        }
+        if (instance.powerState(now) != PowerState.RUNNING) {
+            throw new ArmException(409, "OperationNotAllowed", "The Hibernate-Deallocate Operation can only be "
+                + "triggered on a VM that is successfully provisioned and is running.");
+        }
+        Instant started = instance.startedAt();
+        if (started != null && now.isBefore(started.plus(instance.scaleSet().hibernationRefusedAfterStart()))) {
+            throw new ArmException(409, "VMHibernateNotSupported", "The VM '" + instance.name() + "' doesn't "
+                + "support hibernation. Ensure that the VM is correctly configured to support hibernation.");
+        }
     }
 
     /** Grows with booting instances or shrinks from the newest, as a capacity PATCH or PUT does. */

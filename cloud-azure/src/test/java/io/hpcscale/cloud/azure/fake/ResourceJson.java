@@ -95,6 +95,11 @@ final class ResourceJson {
         properties.put("vmId", instance.vmId());
         properties.putObject("hardwareProfile").put("vmSize", scaleSet.skuName());
         properties.putObject("virtualMachineScaleSet").put("id", scaleSet.id());
+        if (scaleSet.hibernationEnabled()) {
+            // A VM of the scale set takes its additionalCapabilities; GET shows them (Microsoft Learn,
+            // "Troubleshooting VM hibernation": check hibernationEnabled with the GET VM API).
+            properties.putObject("additionalCapabilities").put("hibernationEnabled", true);
+        }
         properties.put("provisioningState", provisioningState(instance, now));
         properties.put("timeCreated", instance.timeCreated().toString());
         JsonNode profile = scaleSet.model().path("properties").path("virtualMachineProfile");
@@ -143,6 +148,11 @@ final class ResourceJson {
         PowerState power = instance.powerState(now);
         statuses.addObject().put("code", power.code()).put("level", "Info").put("displayStatus",
             power.displayStatus());
+        if (power == PowerState.DEALLOCATED && instance.hibernated()) {
+            // As Get-AzVM -Status shows a hibernated VM (Microsoft Learn, "Hibernating Linux virtual machines").
+            statuses.addObject().put("code", "HibernationState/Hibernated").put("level", "Info")
+                .put("displayStatus", "VM hibernated");
+        }
         return view;
     }
 

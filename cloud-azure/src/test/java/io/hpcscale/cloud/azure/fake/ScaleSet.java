@@ -107,6 +107,11 @@ public final class ScaleSet {
         return profile().path("evictionPolicy").asText("Deallocate");
     }
 
+    /** Whether its VMs are made with hibernation enabled ({@code properties.additionalCapabilities}). */
+    public boolean hibernationEnabled() {
+        return model.path("properties").path("additionalCapabilities").path("hibernationEnabled").asBoolean(false);
+    }
+
     public List<Instance> instances() {
         return List.copyOf(instances);
     }
@@ -125,6 +130,10 @@ public final class ScaleSet {
 
     Duration stopDelay() {
         return settings.stopDelay();
+    }
+
+    Duration hibernationRefusedAfterStart() {
+        return settings.hibernationRefusedAfterStart();
     }
 
     void replaceModel(ObjectNode newModel) {

@@ -21,6 +21,7 @@ public final class ScaleSetSpec {
     private boolean overprovision;
     private String priority = "Regular";
     private String evictionPolicy;
+    private boolean hibernationEnabled;
     private final Map<String, String> tags = new LinkedHashMap<>();
     private final Map<String, String> instanceTags = new LinkedHashMap<>();
 
@@ -83,6 +84,12 @@ public final class ScaleSetSpec {
         return this;
     }
 
+    /** {@code properties.additionalCapabilities.hibernationEnabled}, which its VMs take when they are made. */
+    public ScaleSetSpec hibernationEnabled(boolean enabled) {
+        this.hibernationEnabled = enabled;
+        return this;
+    }
+
     public ScaleSetSpec tag(String key, String value) {
         tags.put(key, value);
         return this;
@@ -132,6 +139,9 @@ public final class ScaleSetSpec {
             properties.put("overprovision", overprovision);
         } else {
             properties.put("platformFaultDomainCount", 1);
+        }
+        if (hibernationEnabled) {
+            properties.putObject("additionalCapabilities").put("hibernationEnabled", true);
         }
         ObjectNode profile = properties.putObject("virtualMachineProfile");
         ObjectNode os = profile.putObject("osProfile");

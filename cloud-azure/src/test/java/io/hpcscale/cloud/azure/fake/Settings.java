@@ -17,6 +17,7 @@ public final class Settings {
     private volatile int retryAfterSeconds = 0;
     private volatile boolean flexibleNextLinkEncoded = false;
     private volatile Duration overprovisionedExtrasLinger = Duration.ofMinutes(2);
+    private volatile Duration hibernationRefusedAfterStart = Duration.ofMinutes(2);
 
     public Clock clock() {
         return clock;
@@ -108,6 +109,20 @@ public final class Settings {
      */
     public Settings overprovisionedExtrasLinger(Duration linger) {
         this.overprovisionedExtrasLinger = linger;
+        return this;
+    }
+
+    public Duration hibernationRefusedAfterStart() {
+        return hibernationRefusedAfterStart;
+    }
+
+    /**
+     * How long after its start a VM refuses to hibernate ({@code VMHibernateNotSupported}: "Hibernating a VM
+     * immediately after boot isn't supported. Retry hibernating the VM after a few minutes", Microsoft Learn,
+     * "Troubleshooting VM hibernation"). Azure says "a few minutes"; the number is the fake's.
+     */
+    public Settings hibernationRefusedAfterStart(Duration after) {
+        this.hibernationRefusedAfterStart = after;
         return this;
     }
 }
