@@ -62,6 +62,12 @@ final class SimulateCommand implements Callable<Integer> {
             description = "Instance boot time: fixed (3m) or uniform in a range (2m-6m) (default: ${DEFAULT-VALUE}).")
     private String bootTime;
 
+    @Option(names = "--resume-time", paramLabel = "TIME", description = "hpcscale's pool stops its instances with "
+            + "stopAction = hibernate, and a hibernated instance runs again after this time rather than a boot: "
+            + "fixed (1m) or uniform in a range (40s-2m). Azure publishes no resume time: measure one. The other "
+            + "policies deallocate, as they do (default: hpcscale deallocates too).")
+    private String resumeTime;
+
     @Option(names = "--evictions", paramLabel = "RATE", defaultValue = "0",
             description = "Spot evictions per running instance-hour (default: ${DEFAULT-VALUE}).")
     private double evictions;
@@ -174,17 +180,18 @@ final class SimulateCommand implements Callable<Integer> {
                     min, Durations.parse(idleTimeout), maxStart, maxStop, Duration.ofMinutes(2), Duration.ofMinutes(1),
                     Durations.parse(agentQuickInterval), Durations.parse(scalerQuickInterval), Duration.ofMinutes(10),
                     staticSizes == null ? List.of(nodes) : staticSizes, target, Durations.parse(idleMin),
-                    Durations.parse(idleMax), warm, warmSchedule, warmScheduleZone);
+                    Durations.parse(idleMax), warm, warmSchedule, warmScheduleZone,
+                    resumeTime == null ? null : BootTimes.parse(resumeTime));
             selection = new Simulation.Selection(limit, from == null ? null : Durations.parse(from),
                     to == null ? null : Durations.parse(to));
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
         if (sizes != null) {
-            if (warm > 0 || warmSchedule != null) {
+            if (warm > 0 || warmSchedule != null || resumeTime != null) {
                 // SizesComparison builds each size's pool without them: they would be left out without a word.
-                throw new ParameterException(spec.commandLine(), "--warm and --warm-schedule do not apply to --sizes, "
-                        + "which compares VM sizes on their jobs alone: leave them out");
+                throw new ParameterException(spec.commandLine(), "--warm, --warm-schedule and --resume-time do not "
+                        + "apply to --sizes, which compares VM sizes on their jobs alone: leave them out");
             }
             return compareSizes(workload, settings, selection);
         }
@@ -297,7 +304,8 @@ final class SimulateCommand implements Callable<Integer> {
                 s.fixedTarget() == null ? "target from demand" : "fixed target " + s.fixedTarget(), s.min(),
                 Durations.format(s.idleTimeout()),
                 (s.warm() > 0 ? ", warm " + s.warm() : "") + (s.warmSchedule() == null ? ""
-                        : ", warm schedule " + s.warmSchedule()),
+                        : ", warm schedule " + s.warmSchedule())
+                        + (s.resumeTimes() == null ? "" : ", hibernates (resume " + s.resumeTimes() + ")"),
                 s.maxStartPerCycle(), s.maxStopPerCycle(), quick(s.agentQuickInterval()),
                 quick(s.scalerQuickInterval()));
     }

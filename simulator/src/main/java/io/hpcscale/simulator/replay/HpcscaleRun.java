@@ -65,6 +65,9 @@ final class HpcscaleRun extends PolicyRun {
         this.cluster = new SimulatedCluster(clock, new InMemoryClusterLoadStore(clock), new SimulatedCluster.Spec(
                 pools, settings.maxNodes(), () -> settings.bootTimes().sample(random), Duration.ofMinutes(6),
                 Duration.ofDays(1)));
+        if (settings.resumeTimes() != null) {
+            pools.forEach(p -> cluster.cloud().resumeDelay(p.name(), () -> settings.resumeTimes().sample(random)));
+        }
         if (settings.quota() != null) {
             cluster.cloud().setQuota(Simulation.POOL, settings.quota());
         }

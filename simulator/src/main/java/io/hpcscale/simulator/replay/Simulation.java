@@ -138,7 +138,8 @@ public final class Simulation {
                 "maxStartPerCycle", Integer.toString(settings.maxStartPerCycle()),
                 "maxStopPerCycle", Integer.toString(settings.maxStopPerCycle()),
                 "warm", Integer.toString(settings.warm()),
-                "target", settings.fixedTarget() == null ? "demand" : "fixed"));
+                "target", settings.fixedTarget() == null ? "demand" : "fixed",
+                "stopAction", settings.resumeTimes() == null ? "deallocate" : "hibernate"));
         if (settings.warmSchedule() != null) {
             values.put("warmSchedule", settings.warmSchedule());
             values.put("warmScheduleZone", zone);

@@ -32,6 +32,9 @@ import java.util.Map;
  * @param warmSchedule            hpcscale's pool setting: windows of the week with more warm nodes, or null
  * @param warmScheduleZone        the zone the windows are read in, or null for the trace's own ({@code
  *                                TimeZoneString}), or UTC when it has none
+ * @param resumeTimes             hpcscale's pool stops with {@code stopAction = hibernate}, and a hibernated
+ *                                instance resumes in this time rather than booting; null: it deallocates, as the
+ *                                peers do
  */
 public record SimulationSettings(
         int cpusPerNode,
@@ -55,7 +58,8 @@ public record SimulationSettings(
         Duration idleTimeoutMax,
         int warm,
         String warmSchedule,
-        String warmScheduleZone) {
+        String warmScheduleZone,
+        BootTimes resumeTimes) {
 
     public SimulationSettings {
         staticSizes = List.copyOf(staticSizes);
@@ -103,7 +107,7 @@ public record SimulationSettings(
         return new SimulationSettings(cpusPerNode, nodes, bootTimes, 0, null, seed, min,
                 idleTimeout, maxStartPerCycle, maxStopPerCycle, agentInterval, scalerInterval, agentQuickInterval,
                 scalerQuickInterval, pintaInterval, List.of(nodes), null, idleTimeoutMin, idleTimeoutMax, warm,
-                warmSchedule, warmScheduleZone);
+                warmSchedule, warmScheduleZone, resumeTimes);
     }
 
     /** These settings with a trace's processors mapped to nodes of this many. */
@@ -111,7 +115,7 @@ public record SimulationSettings(
         return new SimulationSettings(cpus, maxNodes, bootTimes, evictionsPerInstanceHour, quota, seed, min,
                 idleTimeout, maxStartPerCycle, maxStopPerCycle, agentInterval, scalerInterval, agentQuickInterval,
                 scalerQuickInterval, pintaInterval, staticSizes, fixedTarget, idleTimeoutMin, idleTimeoutMax, warm,
-                warmSchedule, warmScheduleZone);
+                warmSchedule, warmScheduleZone, resumeTimes);
     }
 
     /** The simulate command's defaults, with hpcscale's pool at the pool settings' defaults. */
@@ -127,6 +131,6 @@ public record SimulationSettings(
                 Durations.parse(catalog.require("scaler.quickInterval").defaultValue()), Duration.ofMinutes(10),
                 List.of(maxNodes), null, Durations.parse(catalog.require("pool.<name>.idleTimeoutMin").defaultValue()),
                 Durations.parse(catalog.require("pool.<name>.idleTimeoutMax").defaultValue()),
-                Integer.parseInt(catalog.require("pool.<name>.warm").defaultValue()), null, null);
+                Integer.parseInt(catalog.require("pool.<name>.warm").defaultValue()), null, null, null);
     }
 }

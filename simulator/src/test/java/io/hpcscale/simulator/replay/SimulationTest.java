@@ -29,7 +29,7 @@ class SimulationTest {
         return new SimulationSettings(1, 256, BootTimes.parse(boot), evictions, null, seed, 0, Duration.ofMinutes(5),
                 100, 10, Duration.ofMinutes(2), Duration.ofMinutes(1), Duration.ofSeconds(10), Duration.ofSeconds(5),
                 Duration.ofMinutes(10), List.of(256, 64), null, Duration.ofMinutes(1), Duration.ofMinutes(30), 0,
-                null, null);
+                null, null, null);
     }
 
     private static boolean finishedAll(PolicyResult result, int jobs) {
@@ -114,7 +114,7 @@ class SimulationTest {
                 base.evictionsPerInstanceHour(), null, base.seed(), 0, base.idleTimeout(), base.maxStartPerCycle(),
                 base.maxStopPerCycle(), base.agentInterval(), base.scalerInterval(), base.agentQuickInterval(),
                 base.scalerQuickInterval(), base.pintaInterval(), List.of(64), 64, base.idleTimeoutMin(),
-                base.idleTimeoutMax(), 0, null, null);
+                base.idleTimeoutMax(), 0, null, null, null);
         Simulation.Outcome outcome = Simulation.run(SwfTrace.read(LUBLIN), fixed,
                 new Simulation.Selection(300, null, null));
         PolicyResult hpcscale = byName(outcome).get("hpcscale");
@@ -162,7 +162,7 @@ class SimulationTest {
                 base.seed(), 0, base.idleTimeout(), base.maxStartPerCycle(), base.maxStopPerCycle(),
                 base.agentInterval(), base.scalerInterval(), base.agentQuickInterval(), base.scalerQuickInterval(),
                 base.pintaInterval(), List.of(4), null, base.idleTimeoutMin(), base.idleTimeoutMax(), 0,
-                "Mon 08:00-11:00 = 1", null);
+                "Mon 08:00-11:00 = 1", null, null);
         PolicyResult warm = byName(Simulation.run(SwfTrace.read(trace), scheduled, Simulation.Selection.all()))
                 .get("hpcscale");
         assertEquals(6, warm.jobsCompleted());
@@ -172,6 +172,44 @@ class SimulationTest {
         // One node kept through the 3-hour window, less what the 08:00 and 10:00 jobs used of it anyway.
         double extra = warm.nodeHours() - plain.nodeHours();
         assertTrue(extra > 2.3 && extra < 3.2, "the window's node-hours: " + extra);
+    }
+
+    @Test
+    void hibernationShortensEveryStartAfterTheFirstAndLeavesThePeersAsTheyWere() throws Exception {
+        Path trace = dir.resolve("hourly.swf");
+        List<String> lines = new ArrayList<>(List.of("; MaxNodes: 4"));
+        // A 10-minute job every two hours: the pool is empty again before each.
+        for (int i = 0; i < 8; i++) {
+            lines.add((i + 1) + " " + i * 7200 + " -1 600 1 -1 -1 1 600 -1 1 -1 -1 -1 0 -1 -1 -1");
+        }
+        Files.write(trace, lines);
+        SimulationSettings booting = settings(1, 0, "5m");
+        SimulationSettings hibernating = new SimulationSettings(booting.cpusPerNode(), 4, booting.bootTimes(), 0,
+                null, booting.seed(), 0, booting.idleTimeout(), booting.maxStartPerCycle(),
+                booting.maxStopPerCycle(), booting.agentInterval(), booting.scalerInterval(),
+                booting.agentQuickInterval(), booting.scalerQuickInterval(), booting.pintaInterval(), List.of(4), null,
+                booting.idleTimeoutMin(), booting.idleTimeoutMax(), 0, null, null, BootTimes.parse("1m"));
+        SimulationSettings plain = new SimulationSettings(booting.cpusPerNode(), 4, booting.bootTimes(), 0,
+                null, booting.seed(), 0, booting.idleTimeout(), booting.maxStartPerCycle(),
+                booting.maxStopPerCycle(), booting.agentInterval(), booting.scalerInterval(),
+                booting.agentQuickInterval(), booting.scalerQuickInterval(), booting.pintaInterval(), List.of(4), null,
+                booting.idleTimeoutMin(), booting.idleTimeoutMax(), 0, null, null, null);
+
+        Map<String, PolicyResult> deallocated = byName(Simulation.run(SwfTrace.read(trace), plain,
+                Simulation.Selection.all()));
+        Map<String, PolicyResult> hibernated = byName(Simulation.run(SwfTrace.read(trace), hibernating,
+                Simulation.Selection.all()));
+
+        PolicyResult before = deallocated.get("hpcscale");
+        PolicyResult after = hibernated.get("hpcscale");
+        assertEquals(8, after.jobsCompleted());
+        // Seven of the eight starts resume in a minute instead of booting in five.
+        assertTrue(after.meanWaitSeconds() < before.meanWaitSeconds() - 180, after.meanWaitSeconds() + " against "
+                + before.meanWaitSeconds());
+        assertTrue(after.nodeHours() < before.nodeHours(), "a shorter start is fewer billed seconds: "
+                + after.nodeHours() + " against " + before.nodeHours());
+        assertEquals(deallocated.get("pintascaler").meanWaitSeconds(),
+                hibernated.get("pintascaler").meanWaitSeconds(), "the peers deallocate either way");
     }
 
     @Test
