@@ -84,9 +84,12 @@ final class ArmListing {
         JsonNode view = properties.path("instanceView");
         String powerCode = null;
         String failure = null;
+        boolean hibernated = false;
         for (JsonNode status : view.path("statuses")) {
             String code = status.path("code").asText("");
-            if (code.startsWith("PowerState/")) {
+            if ("HibernationState/Hibernated".equalsIgnoreCase(code)) {
+                hibernated = true;
+            } else if (code.startsWith("PowerState/")) {
                 powerCode = code.substring("PowerState/".length());
             } else if (code.startsWith("ProvisioningState/failed")) {
                 String reason = code.length() > "ProvisioningState/failed/".length()
@@ -103,7 +106,7 @@ final class ArmListing {
         vm.path("tags").fields().forEachRemaining(e -> tags.put(e.getKey(), e.getValue().asText()));
         String name = vm.path("name").asText();
         return new AzureVm(name, flexible ? name : vm.path("instanceId").asText(name), computerName, tags, powerCode,
-                text(properties.path("provisioningState")), failure);
+                text(properties.path("provisioningState")), failure, hibernated);
     }
 
     private static JsonNode get(HttpPipeline pipeline, String url) {

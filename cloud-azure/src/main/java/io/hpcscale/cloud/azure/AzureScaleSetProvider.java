@@ -139,7 +139,8 @@ public final class AzureScaleSetProvider implements CloudProvider {
         InstanceFailure failure = vm.failure() == null ? null
                 : new InstanceFailure(vm.failureCode(), vm.failureMessage(),
                         ArmErrors.isCapacity(vm.failureCode()));
-        return new Instance(vm.vmName(), pool.nodeNaming().nodeName(vm), state, failure);
+        return new Instance(vm.vmName(), pool.nodeNaming().nodeName(vm), state, failure,
+                vm.hibernated() && state == PowerState.STOPPED);
     }
 
     /**
@@ -416,7 +417,7 @@ public final class AzureScaleSetProvider implements CloudProvider {
         int underscore = instance.id().lastIndexOf('_');
         String instanceId = model != null && !model.flexible() && underscore >= 0
                 ? instance.id().substring(underscore + 1) : instance.id();
-        return new AzureVm(instance.id(), instanceId, null, Map.of(), null, null, null);
+        return new AzureVm(instance.id(), instanceId, null, Map.of(), null, null, null, false);
     }
 
     private ScaleSetDriver driver() throws CloudException {

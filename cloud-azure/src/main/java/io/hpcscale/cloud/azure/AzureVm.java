@@ -14,9 +14,10 @@ import java.util.Map;
  *                     null if it has none yet
  * @param provisioning its provisioning state ({@code Succeeded}, {@code Creating}, {@code Deleting}, ...)
  * @param failure      the {@code ProvisioningState/failed/<code>} of its instance view with its message, or null
+ * @param hibernated   its instance view says {@code HibernationState/Hibernated}
  */
 public record AzureVm(String vmName, String instanceId, String computerName, Map<String, String> tags,
-        String powerCode, String provisioning, String failure) {
+        String powerCode, String provisioning, String failure, boolean hibernated) {
 
     public AzureVm {
         tags = tags == null ? Map.of() : Map.copyOf(tags);

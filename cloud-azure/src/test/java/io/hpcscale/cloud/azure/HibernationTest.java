@@ -95,12 +95,14 @@ class HibernationTest {
         assertFalse(inAzure("fx", instances.get(1).id()).hibernated(), "the other was not asked");
         assertEquals(1, deallocates().size());
         assertTrue(asksToHibernate(deallocates().get(0)), deallocates().toString());
-        assertEquals(PowerState.STOPPED, listed(provider).stream().filter(i -> i.id().equals(id)).findFirst()
-                .orElseThrow().state(), "a hibernated VM is a stopped instance to the scaler");
+        Instance hibernated = listed(provider).stream().filter(i -> i.id().equals(id)).findFirst().orElseThrow();
+        assertEquals(PowerState.STOPPED, hibernated.state(), "a hibernated VM is a stopped instance to the scaler");
+        assertTrue(hibernated.hibernated(), "read from HibernationState/Hibernated, so the scaler resumes it first");
 
         provider.start(listed(provider).stream().filter(i -> i.id().equals(id)).toList());
 
         assertFalse(inAzure("fx", id).hibernated(), "started: no longer hibernated");
+        assertFalse(listed(provider).stream().anyMatch(Instance::hibernated), "running VMs are not hibernated");
         assertEquals(io.hpcscale.cloud.azure.fake.PowerState.RUNNING, inAzure("fx", id).powerState());
     }
 

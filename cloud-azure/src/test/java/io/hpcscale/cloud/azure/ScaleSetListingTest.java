@@ -17,7 +17,7 @@ class ScaleSetListingTest {
     private final ScaleSetListing listing = new ScaleSetListing(clock, Duration.ofSeconds(60));
 
     private static AzureVm vm(String name, String power) {
-        return new AzureVm(name, name, name, Map.of(), power, "Succeeded", null);
+        return new AzureVm(name, name, name, Map.of(), power, "Succeeded", null, false);
     }
 
     private PowerState stateOf(String name) {

@@ -51,7 +51,7 @@ public final class SimulatedCloud {
         }
 
         Instance view() {
-            return new Instance(id, node, state);
+            return new Instance(id, node, state, null, hibernated && state == PowerState.STOPPED);
         }
     }
 

@@ -4,6 +4,7 @@ import io.hpcscale.scaler.cloud.Instance;
 import io.hpcscale.scaler.plan.Plan.Create;
 import io.hpcscale.scaler.plan.Plan.Start;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -64,7 +65,7 @@ final class Growth {
     }
 
     /**
-     * The stopped instances hpcscale may start, by node name: those {@link StartGuard} allows (not those whose node
+     * The stopped instances hpcscale may start, hibernated ones first, each by node name: those {@link StartGuard} allows (not those whose node
      * an administrator holds offline, which stay as the administrator left them: said once per cycle in a note).
      */
     private static List<Instance> startable(PoolView view, PlanDraft draft) {
@@ -87,6 +88,8 @@ final class Growth {
                     + (held.size() == 1 ? "its node" : "their nodes") + " offline (" + String.join(", ", held)
                     + "); hpcscale leaves them alone until the mark is cleared");
         }
+        // A hibernated instance resumes sooner than another boots: those first, each kind in node-name order.
+        startable.sort(Comparator.comparing(instance -> !instance.hibernated()));
         return startable;
     }
 }

@@ -84,6 +84,13 @@ class PlannerTest {
     }
 
     @Test
+    void hibernatedInstancesAreStartedBeforeOthersForTheyResumeSooner() {
+        PoolStateBuilder pool = new PoolStateBuilder().stopped(3).hibernated(4).stopped(1).hibernated(6);
+        pool.queued("1", 16).queued("2", 16).queued("3", 16);
+        assertEquals(List.of(id(4), id(6), id(1)), started(pool.plan().plan()));
+    }
+
+    @Test
     void smallJobsShareANode() {
         PoolStateBuilder pool = new PoolStateBuilder().stopped(10);
         pool.queued("1", 4).queued("2", 4).queued("3", 4).queued("4", 4).queued("5", 2);

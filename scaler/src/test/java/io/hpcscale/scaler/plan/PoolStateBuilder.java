@@ -103,6 +103,12 @@ final class PoolStateBuilder {
         return this;
     }
 
+    /** Instance i stopped with its memory saved: a start resumes it. */
+    PoolStateBuilder hibernated(int i) {
+        instances.add(new Instance(id(i), node(i), PowerState.STOPPED, null, true));
+        return this;
+    }
+
     /** Instance i as a cloud that spells its machine's name its own way, e.g. Azure's upper-case computer names. */
     PoolStateBuilder instanceNamed(int i, String machineName, PowerState state) {
         instances.add(new Instance(id(i), machineName, state));
