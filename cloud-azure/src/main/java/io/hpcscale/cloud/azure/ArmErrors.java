@@ -122,6 +122,18 @@ final class ArmErrors {
         return null;
     }
 
+    /**
+     * Whether Resource Manager throttled the request: a 429, whose top code Compute sends as
+     * {@code OperationNotAllowed} with a {@code TooManyRequests} detail, so that its code alone does not tell.
+     */
+    static boolean throttled(Throwable failure) {
+        if (!(unwrap(failure) instanceof ManagementException management)) {
+            return false;
+        }
+        return (management.getResponse() != null && management.getResponse().getStatusCode() == 429)
+                || throttledBucket(management.getValue()) != null;
+    }
+
     /** The first error among the details (at any depth) whose code is a capacity code, or null. */
     private static ManagementError capacityDetail(ManagementError error) {
         if (error == null || error.getDetails() == null) {

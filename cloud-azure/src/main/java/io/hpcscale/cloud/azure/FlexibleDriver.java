@@ -132,7 +132,9 @@ final class FlexibleDriver implements ScaleSetDriver {
             hibernationSent.add(vm.vmName());
         } catch (RuntimeException e) {
             String code = ArmErrors.code(e);
-            if (code == null || !HIBERNATION_REFUSALS.contains(code.toLowerCase(Locale.ROOT))) {
+            // A throttled call is no refusal: the scaler holds every pool back, and a second call would be throttled.
+            if (code == null || !HIBERNATION_REFUSALS.contains(code.toLowerCase(Locale.ROOT))
+                    || ArmErrors.throttled(e)) {
                 throw e;
             }
             log.warn("pool {}: Azure would not hibernate VM {} ({}: {}): deallocated instead; its next start is a "

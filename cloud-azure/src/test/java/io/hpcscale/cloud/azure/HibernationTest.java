@@ -15,6 +15,7 @@ import io.hpcscale.scaler.cloud.CloudProvider;
 import io.hpcscale.scaler.cloud.Instance;
 import io.hpcscale.scaler.cloud.InstanceResults;
 import io.hpcscale.scaler.cloud.PowerState;
+import io.hpcscale.scaler.cloud.ThrottledException;
 import io.hpcscale.scaler.pool.StopAction;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -167,6 +168,24 @@ class HibernationTest {
         assertEquals(2, deallocates().size());
         assertTrue(asksToHibernate(deallocates().get(0)));
         assertFalse(asksToHibernate(deallocates().get(1)), "the second stop deallocates: " + deallocates());
+    }
+
+    @Test
+    void aThrottledHibernationIsAThrottledStopNotARefusalToDeallocateAtOnce() throws Exception {
+        flexible(true, 1);
+        CloudProvider provider = provider("fx");
+        List<Instance> instances = provider.list();
+        // Compute's 429: top code OperationNotAllowed, as a refusal's, with a TooManyRequests detail.
+        arm.faults().inject("POST", "/virtualMachines/[^/]+/deallocate$", 1, Fault.tooManyRequests(60));
+
+        InstanceResults stopped = provider.stop(instances, StopAction.HIBERNATE);
+
+        assertEquals(1, stopped.failed().size());
+        assertTrue(stopped.failed().values().iterator().next() instanceof ThrottledException,
+                stopped.failed().toString());
+        assertEquals(1, deallocates().size(), "no second call into the throttle: " + deallocates());
+        assertEquals(io.hpcscale.cloud.azure.fake.PowerState.RUNNING, inAzure("fx", instances.get(0).id())
+                .powerState());
     }
 
     @Test
