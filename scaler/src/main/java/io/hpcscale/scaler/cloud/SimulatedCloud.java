@@ -389,8 +389,8 @@ public final class SimulatedCloud {
             }
             if (vm.state.active()) {
                 stops++;
-                change(pool, vm, PowerState.STOPPED);
                 vm.hibernated = action == StopAction.HIBERNATE;
+                change(pool, vm, PowerState.STOPPED);
             }
             if (action == StopAction.DELETE) {
                 set.vms.remove(vm.id);

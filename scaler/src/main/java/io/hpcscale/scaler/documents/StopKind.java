@@ -33,6 +33,15 @@ public enum StopKind {
     /** Not stopped by hpcscale: someone or something else stopped it. Found, never planned. */
     STOPPED_ELSEWHERE;
 
+    /**
+     * Whether the node served and went idle (drained, or suspended by Slurm), so that its memory is worth keeping: a
+     * hibernating pool hibernates only these. A failed boot or health check would resume as broken as it stopped;
+     * an orphan or a surplus boot holds nothing hpcscale wants back.
+     */
+    public boolean idle() {
+        return this == DRAINED || this == POWER_SAVING;
+    }
+
     /** Whether the stop ends a boot that failed, and counts towards the pool's backoff and protection. */
     public boolean failedBoot() {
         return this == BOOT_FAILURE || this == UNHEALTHY;

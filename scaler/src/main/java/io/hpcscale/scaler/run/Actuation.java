@@ -108,7 +108,14 @@ final class Actuation {
         if (!cloudWork.isEmpty() && !writeIntents(stops, cloudWork)) {
             return;
         }
-        stop(stops.stream().filter(st -> st.kind() != StopKind.REMOVED).toList(), pool.config().stopAction());
+        StopAction configured = pool.config().stopAction();
+        if (configured == StopAction.HIBERNATE) {
+            stop(stops.stream().filter(st -> st.kind().idle()).toList(), StopAction.HIBERNATE);
+            stop(stops.stream().filter(st -> !st.kind().idle() && st.kind() != StopKind.REMOVED).toList(),
+                    StopAction.DEALLOCATE);
+        } else {
+            stop(stops.stream().filter(st -> st.kind() != StopKind.REMOVED).toList(), configured);
+        }
         stop(stops.stream().filter(st -> st.kind() == StopKind.REMOVED).toList(), StopAction.DELETE);
         new StartCalls(pool, now, context.gate(), documents, ledger).run(plan.starts());
         create();

@@ -43,8 +43,8 @@ final class PoolDocuments {
     }
 
     /**
-     * Forgets the health check of a node whose instance was stopped: its next boot checks again, and until that
-     * writes, the last boot's result must not stand for it.
+     * Forgets the health check of a node whose instance was stopped, or is about to resume from hibernation: its
+     * next boot or resume checks again, and until that writes, the last boot's result must not stand for it.
      */
     Outcome forgetHealthCheck(String node) {
         return write(() -> store.delete(List.of(HealthDocument.keyFor(node))));

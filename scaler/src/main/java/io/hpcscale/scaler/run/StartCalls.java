@@ -86,6 +86,9 @@ final class StartCalls {
             } catch (StoreException e) {
                 refusal = Optional.of("the store cannot be read to confirm it: " + e.getMessage());
             }
+            if (refusal.isEmpty()) {
+                refusal = lastCheckKept(start);
+            }
             if (refusal.isPresent()) {
                 ledger.settle(List.of(start.instance()));
                 ledger.event(start, Outcome.refused(refusal.get()));
@@ -94,6 +97,22 @@ final class StartCalls {
             }
         }
         return verified;
+    }
+
+    /**
+     * A hibernated node resumes with its scheduler daemon running, so its last boot's passed check would let the
+     * agent return it to service before it checks again ({@code hpcscale-node-resume}): in a checked pool that
+     * check is forgotten before the resume is asked, and a resume whose check cannot be forgotten is not asked. A
+     * boot needs none of this: the node checks itself before its daemon starts. The stop forgot the check only if
+     * the cloud said it was done, which a Flexible scale set never says at once.
+     */
+    private Optional<String> lastCheckKept(Plan.Start start) {
+        if (!start.instance().hibernated() || !pool.config().healthChecked()) {
+            return Optional.empty();
+        }
+        Outcome forgot = documents.forgetHealthCheck(start.node());
+        return forgot.failed() ? Optional.of("its node's last health check cannot be forgotten before it resumes ("
+                + forgot.detail() + "): it would serve before its check runs again") : Optional.empty();
     }
 
     private InstanceResults call(List<Instance> instances) throws InterruptedException {

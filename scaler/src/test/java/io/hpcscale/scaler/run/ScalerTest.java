@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.hpcscale.common.model.AgentDocument;
 import io.hpcscale.common.model.Chunk;
+import io.hpcscale.common.model.DocumentKey;
 import io.hpcscale.common.model.DocumentType;
 import io.hpcscale.common.model.DrainDocument;
+import io.hpcscale.common.model.HealthDocument;
 import io.hpcscale.common.model.JobDocument;
 import io.hpcscale.common.model.JobState;
 import io.hpcscale.common.model.NodeJobStatus;
@@ -18,6 +20,7 @@ import io.hpcscale.common.store.DocumentStore;
 import io.hpcscale.common.store.ForwardingClusterLoadStore;
 import io.hpcscale.common.store.InMemoryClusterLoadStore;
 import io.hpcscale.common.store.PoolChanges;
+import io.hpcscale.common.store.StoreException;
 import io.hpcscale.common.store.StoredDocument;
 import io.hpcscale.common.time.SettableClock;
 import io.hpcscale.scaler.cloud.Instance;
@@ -27,10 +30,12 @@ import io.hpcscale.scaler.documents.EventDocument;
 import io.hpcscale.scaler.plan.EventKind;
 import io.hpcscale.scaler.pool.PoolConfig;
 import io.hpcscale.scaler.pool.PoolConfigs;
+import io.hpcscale.scaler.pool.StopAction;
 import io.hpcscale.scaler.pool.VmShape;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -225,6 +230,62 @@ class ScalerTest {
         assertEquals(0, active("a"), "the node an administrator holds offline stays stopped");
         assertEquals(Outcome.refused("an administrator holds its node a-vm001 offline (down,offline): hpcscale "
                 + "leaves it as it is"), eventsOf(EventKind.START).get(0).outcome());
+    }
+
+    @Test
+    void aHibernatedNodeOfACheckedPoolResumesOnlyOnceItsLastCheckIsForgotten() throws Exception {
+        DocumentStore documents = hibernatedNodeWithAPassedCheck();
+        Scaler scaler = scaler(memory, false, checkedPool());
+        agentReported("a");
+        queued("a", "1", 16);
+
+        scaler.runOnce(clock.instant());
+
+        assertEquals(1, active("a"));
+        assertTrue(documents.read(HealthDocument.keyFor("a-vm001"), HealthDocument.class).isEmpty(),
+                "forgotten: the resumed node serves once its check has run again, not on the last boot's");
+    }
+
+    @Test
+    void aHibernatedNodeWhoseLastCheckCannotBeForgottenIsNotResumed() throws Exception {
+        DocumentStore documents = hibernatedNodeWithAPassedCheck();
+        ClusterLoadStore healthDeletesFail = new ForwardingClusterLoadStore(memory) {
+            @Override
+            public void deleteAll(Collection<DocumentKey> keys) {
+                if (keys.stream().anyMatch(k -> k.id().startsWith("health-"))) {
+                    throw new StoreException("the store went away");
+                }
+                super.deleteAll(keys);
+            }
+        };
+        Scaler scaler = scaler(healthDeletesFail, false, checkedPool());
+        agentReported("a");
+        queued("a", "1", 16);
+
+        scaler.runOnce(clock.instant());
+
+        assertEquals(0, active("a"));
+        assertTrue(documents.read(HealthDocument.keyFor("a-vm001"), HealthDocument.class).isPresent());
+        assertTrue(eventsOf(EventKind.START).get(0).outcome().detail().contains("cannot be forgotten before it "
+                + "resumes"), eventsOf(EventKind.START).toString());
+    }
+
+    private static PoolConfig checkedPool() {
+        return PoolConfigs.withDefaults("a", new VmShape(16, 65536, 0), 4, java.util.Map.of("healthCheck",
+                "/usr/sbin/nhc", "stopAction", "hibernate"));
+    }
+
+    /** Pool a's one instance, hibernated, and its node's check of the boot before, passed. */
+    private DocumentStore hibernatedNodeWithAPassedCheck() throws Exception {
+        cloud.addScaleSet("a", 1, "a-vm", Duration.ZERO);
+        List<Instance> instances = cloud.provider("a").list();
+        cloud.provider("a").start(instances);
+        cloud.provider("a").stop(instances, StopAction.HIBERNATE);
+        assertTrue(cloud.provider("a").list().get(0).hibernated());
+        DocumentStore documents = new DocumentStore(memory);
+        documents.upsert(List.of(HealthDocument.of("a-vm001", HealthDocument.State.PASSED, "ok",
+                clock.instant().minus(Duration.ofHours(1)))));
+        return documents;
     }
 
     /** The node of a stopped instance as the agent shows it: down, and offline by an administrator or not. */
