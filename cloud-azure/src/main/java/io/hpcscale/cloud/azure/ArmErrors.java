@@ -32,9 +32,7 @@ final class ArmErrors {
      */
     static final Set<String> CAPACITY_CODES = Set.of("allocationfailed", "zonalallocationfailed",
             "skunotavailable", "overconstrainedallocationrequest", "overconstrainedzonalallocationrequest",
-            "allocationfailedvmseriesnotavailable", "spotpricegreaterthanprovidedmaxprice",
-            // A hibernated VM has no capacity kept for it (Microsoft Learn, "Troubleshooting VM hibernation").
-            "overconstrainedresumefromhibernatedstateallocationrequest");
+            "allocationfailedvmseriesnotavailable", "spotpricegreaterthanprovidedmaxprice");
     /** When Resource Manager throttles without saying for how long. */
     static final Duration DEFAULT_THROTTLE = Duration.ofSeconds(60);
 

@@ -7,15 +7,10 @@ import com.azure.resourcemanager.compute.models.VirtualMachineScaleSetVMInstance
 import io.hpcscale.scaler.cloud.CallGate;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A Flexible scale set (the default for new ones): its VMs are ordinary VMs. The listing is the resource group's
@@ -23,19 +18,9 @@ import org.slf4j.LoggerFactory;
  * number at once, since they are single-VM calls in this mode (Microsoft Learn, orchestration modes API
  * comparison); delete goes to the scale set in one call. Starts and stops are sent, not waited for: waiting for
  * each VM's operation, ten at a time, held a cycle for minutes at 100 VMs and spent the Get Operation budget; the
- * next listing shows what each did.
- *
- * <p>A hibernation Azure refuses is a plain deallocation instead: the node is idle and drained either way, and only
- * its next start is a boot rather than a resume. Azure refuses at once a VM without hibernation enabled, one whose
- * hibernation extension failed, one that is not running ({@code OperationNotAllowed}), one that booted a moment
- * ago ({@code VMHibernateNotSupported}) and one its fabric failed ({@code VMHibernateFailed}) (Microsoft Learn,
- * "Troubleshooting VM hibernation", common error codes). A hibernation accepted and then failed leaves the VM
- * running, so a VM asked to stop again after one was sent is deallocated, not asked to hibernate again and again.
+ * next listing shows what each did. Stopping with {@code stopAction = hibernate} goes through {@link Hibernation}.
  */
 final class FlexibleDriver implements ScaleSetDriver {
-    private static final Logger log = LoggerFactory.getLogger(FlexibleDriver.class);
-    private static final Set<String> HIBERNATION_REFUSALS = Set.of("operationnotallowed", "vmhibernatenotsupported",
-            "vmhibernatefailed");
     /** What a call sent but not waited for is, until a listing says. */
     static final String SENT = "sent; the next listing shows whether it took";
 
@@ -45,8 +30,7 @@ final class FlexibleDriver implements ScaleSetDriver {
     private final String scaleSetId;
     private final int parallelism;
     private final CallGate gate;
-    /** VMs sent a hibernation since their last start: asked to stop again, they are deallocated. */
-    private final Set<String> hibernationSent = ConcurrentHashMap.newKeySet();
+    private final Hibernation hibernation;
 
     FlexibleDriver(AzureClients clients, AzurePoolSettings pool, LongOperations operations, String scaleSetId,
             int parallelism, CallGate gate) {
@@ -56,6 +40,7 @@ final class FlexibleDriver implements ScaleSetDriver {
         this.scaleSetId = scaleSetId;
         this.parallelism = parallelism;
         this.gate = gate;
+        this.hibernation = new Hibernation(pool, clients.pace().clock(), gate);
     }
 
     @Override
@@ -105,42 +90,17 @@ final class FlexibleDriver implements ScaleSetDriver {
             // Starting the poller sends the request and reads Azure's acceptance; polling it is left out.
             switch (call) {
                 case START -> {
-                    hibernationSent.remove(vm.vmName());
+                    hibernation.started(vm.vmName());
                     machines.beginStart(rg, vm.vmName(), Context.NONE);
                 }
                 case DEALLOCATE -> machines.beginDeallocate(rg, vm.vmName(), null, Context.NONE);
-                case HIBERNATE -> hibernate(machines, vm);
+                case HIBERNATE -> hibernation.stop(machines, vm.vmName());
                 case POWER_OFF -> machines.beginPowerOff(rg, vm.vmName(), false, Context.NONE);
                 case DELETE -> throw new IllegalArgumentException("delete goes through the scale set");
             }
             outcomes.unfinished(vm.vmName(), SENT);
         } catch (RuntimeException e) {
             outcomes.failed(vm.vmName(), e);
-        }
-    }
-
-    private void hibernate(VirtualMachinesClient machines, AzureVm vm) {
-        String rg = pool.resourceGroup();
-        if (hibernationSent.contains(vm.vmName())) {
-            log.warn("pool {}: VM {} is still running after it was sent a hibernation: deallocated instead (see "
-                    + "its activity log for why the hibernation failed)", pool.pool(), vm.vmName());
-            machines.beginDeallocate(rg, vm.vmName(), null, Context.NONE);
-            return;
-        }
-        try {
-            machines.beginDeallocate(rg, vm.vmName(), true, Context.NONE);
-            hibernationSent.add(vm.vmName());
-        } catch (RuntimeException e) {
-            String code = ArmErrors.code(e);
-            // A throttled call is no refusal: the scaler holds every pool back, and a second call would be throttled.
-            if (code == null || !HIBERNATION_REFUSALS.contains(code.toLowerCase(Locale.ROOT))
-                    || ArmErrors.throttled(e)) {
-                throw e;
-            }
-            log.warn("pool {}: Azure would not hibernate VM {} ({}: {}): deallocated instead; its next start is a "
-                    + "boot, not a resume (docs/running-on-azure.md, hibernation)", pool.pool(), vm.vmName(), code,
-                    e.getMessage());
-            machines.beginDeallocate(rg, vm.vmName(), null, Context.NONE);
         }
     }
 

@@ -116,6 +116,10 @@ public final class ScaleSetCheck {
                     + "only Flexible scale sets' VMs: the scaler would deallocate its instances instead. Use a "
                     + "Flexible scale set, or stopAction = deallocate");
         }
+        if (model.spot()) {
+            return Finding.problem(setting + ": scale set " + pool.scaleSet() + " runs Spot VMs, which Azure does not "
+                    + "hibernate: the scaler would deallocate them instead. Use stopAction = deallocate");
+        }
         if (!model.hibernationEnabled()) {
             return Finding.problem(setting + ": scale set " + pool.scaleSet() + " does not have hibernation enabled "
                     + "(properties.additionalCapabilities.hibernationEnabled), so Azure refuses to hibernate its VMs "

@@ -163,10 +163,13 @@ class CheckCommandTest {
         arm.scaleSet(ScaleSetSpec.flexible(rg, "plain").sku("Standard_D4s_v5").instances(1, PowerState.DEALLOCATED));
         arm.scaleSet(ScaleSetSpec.flexible(rg, "ready").sku("Standard_D4s_v5").hibernationEnabled(true)
                 .instances(1, PowerState.DEALLOCATED));
+        arm.scaleSet(ScaleSetSpec.flexible(rg, "spot").sku("Standard_D4s_v5").spot("Deallocate")
+                .instances(1, PowerState.DEALLOCATED));
 
         Run uniform = check(config("hb", "pool.hb.stopAction = hibernate"));
         Run notEnabled = check(config("plain", "pool.hb.stopAction = hibernate"));
         Run enabled = check(config("ready", "pool.hb.stopAction = hibernate"));
+        Run spot = check(config("spot", "pool.hb.stopAction = hibernate"));
 
         assertEquals(1, uniform.exitCode(), uniform.out() + uniform.err());
         assertTrue(uniform.out().contains("scale set hb is Uniform, and Azure hibernates only Flexible"),
@@ -176,6 +179,8 @@ class CheckCommandTest {
                 + "(properties.additionalCapabilities.hibernationEnabled)"), notEnabled.out());
         assertEquals(0, enabled.exitCode(), enabled.out() + enabled.err());
         assertTrue(enabled.out().contains("scale set ready has hibernation enabled"), enabled.out());
+        assertEquals(1, spot.exitCode(), spot.out() + spot.err());
+        assertTrue(spot.out().contains("runs Spot VMs, which Azure does not hibernate"), spot.out());
     }
 
     @Test

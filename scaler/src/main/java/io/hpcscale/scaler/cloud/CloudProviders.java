@@ -135,10 +135,10 @@ public final class CloudProviders {
         if (!simulatedCloud.hasScaleSet(pool.name())) {
             simulatedCloud.addScaleSet(pool.name(), pool.intValue("max"), pool.name() + "-vm",
                     pool.duration("simulated.bootDelay"));
-            pool.optionalString("simulated.resumeDelay").ifPresent(given -> {
+            if (pool.optionalString("simulated.resumeDelay").isPresent()) {
                 Duration resume = pool.duration("simulated.resumeDelay");
                 simulatedCloud.resumeDelay(pool.name(), () -> resume);
-            });
+            }
         }
         return simulatedCloud.provider(pool.name());
     }

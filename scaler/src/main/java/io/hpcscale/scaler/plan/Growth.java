@@ -11,7 +11,7 @@ import java.util.stream.Collectors;
 
 /**
  * How a pool grows, whatever decided it should ({@link ScaleUp}, {@link KeepFixedTarget}): stopped instances start,
- * by node name, before new ones are created; the pool's max, its per-cycle step and backoff bound it, and a protected
+ * hibernated ones first, by node name, before new ones are created; the pool's max, its per-cycle step and backoff bound it, and a protected
  * pool ({@link ProtectedPool}) starts one probe instance at most, when it is due and nothing boots. A stopped
  * instance whose node an administrator holds offline is never started.
  */
@@ -65,8 +65,21 @@ final class Growth {
     }
 
     /**
-     * The stopped instances hpcscale may start, hibernated ones first, each by node name: those {@link StartGuard} allows (not those whose node
-     * an administrator holds offline, which stay as the administrator left them: said once per cycle in a note).
+     * A hibernated instance resumes sooner than another boots, so it goes first. One whose last start failed goes
+     * last: a resume Azure could not place ({@code OverconstrainedResumeFromHibernatedStateAllocationRequest}: the
+     * hibernated VM's own constraints, not the pool's capacity) is tried again only when no other instance is left.
+     */
+    private static int startOrder(Instance instance) {
+        if (instance.failure() != null) {
+            return 2;
+        }
+        return instance.hibernated() ? 0 : 1;
+    }
+
+    /**
+     * The stopped instances hpcscale may start, in {@link #startOrder}, each kind by node name: those
+     * {@link StartGuard} allows (not those whose node an administrator holds offline, which stay as the administrator
+     * left them: said once per cycle in a note).
      */
     private static List<Instance> startable(PoolView view, PlanDraft draft) {
         List<Instance> startable = new ArrayList<>();
@@ -88,8 +101,7 @@ final class Growth {
                     + (held.size() == 1 ? "its node" : "their nodes") + " offline (" + String.join(", ", held)
                     + "); hpcscale leaves them alone until the mark is cleared");
         }
-        // A hibernated instance resumes sooner than another boots: those first, each kind in node-name order.
-        startable.sort(Comparator.comparing(instance -> !instance.hibernated()));
+        startable.sort(Comparator.comparingInt(Growth::startOrder));
         return startable;
     }
 }

@@ -18,6 +18,7 @@ import io.hpcscale.common.model.Placement;
 import io.hpcscale.common.model.PowerDocument;
 import io.hpcscale.common.model.VmDocument;
 import io.hpcscale.scaler.cloud.Instance;
+import io.hpcscale.scaler.cloud.InstanceFailure;
 import io.hpcscale.scaler.cloud.PowerState;
 import io.hpcscale.scaler.documents.InstanceRecord;
 import io.hpcscale.scaler.documents.ScalerStateDocument;
@@ -88,6 +89,16 @@ class PlannerTest {
         PoolStateBuilder pool = new PoolStateBuilder().stopped(3).hibernated(4).stopped(1).hibernated(6);
         pool.queued("1", 16).queued("2", 16).queued("3", 16);
         assertEquals(List.of(id(4), id(6), id(1)), started(pool.plan().plan()));
+    }
+
+    @Test
+    void aHibernatedInstanceWhoseResumeFailedIsStartedAfterEveryOther() {
+        PoolStateBuilder pool = new PoolStateBuilder();
+        pool.instances.add(new Instance(id(1), node(1), PowerState.STOPPED, new InstanceFailure(
+                "OverconstrainedResumeFromHibernatedStateAllocationRequest", "Allocation failed.", false), true));
+        pool.stopped(1).hibernated(3);
+        pool.queued("1", 16).queued("2", 16).queued("3", 16);
+        assertEquals(List.of(id(3), id(2), id(1)), started(pool.plan().plan()));
     }
 
     @Test
