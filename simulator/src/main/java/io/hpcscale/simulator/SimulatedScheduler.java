@@ -452,6 +452,15 @@ public final class SimulatedScheduler implements SchedulerAdapter {
         return node != null && node.heldByAdministrator;
     }
 
+    /**
+     * Whether the node is offline with no comment at all: a mark a server restart emptied, whoever set it, which
+     * hpcscale leaves to an administrator's {@code pbsnodes -r} (docs/operations.md).
+     */
+    public synchronized boolean offlineWithoutMark(String name) {
+        Node node = nodes.get(name);
+        return node != null && node.offline && node.comment == null;
+    }
+
     @Override
     public synchronized SchedulerSnapshot read() throws SchedulerReadException {
         Instant now = clock.instant();
