@@ -42,7 +42,7 @@ public final class ScalerMetrics {
         cycles = new CycleMetrics(registry, health);
         instances = Gauge.builder().name("hpcscale_instances")
                 .help("Instances by pool and state: running-busy, running-free, booting, draining, stopping, "
-                        + "stopped, failed, evicted.")
+                        + "stopped, hibernated, failed, unknown, evicted.")
                 .labelNames("pool", "state").register(registry);
         queuedJobs = Gauge.builder().name("hpcscale_queued_jobs").help("Jobs queued for the pool.")
                 .labelNames("pool").register(registry);

@@ -17,6 +17,8 @@ public enum InstanceCategory {
     STOPPING("stopping"),
     /** Stopped: can be started. */
     STOPPED("stopped"),
+    /** Stopped with its memory saved ({@code stopAction = hibernate}): a start resumes it. */
+    HIBERNATED("hibernated"),
     /** Stopped after its boot failed, or its provisioning failed. */
     FAILED("failed"),
     /** The cloud does not say what it does: nothing is done to it. */

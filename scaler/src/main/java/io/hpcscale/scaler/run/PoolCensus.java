@@ -109,10 +109,13 @@ public record PoolCensus(Map<InstanceCategory, Integer> instances, boolean insta
     private static InstanceCategory categoryOf(Instance instance, InstanceRecord record, VmDocument node,
             boolean drainAsked) {
         return switch (instance.state()) {
-            case STOPPED -> record == null || record.stopKind() == null ? InstanceCategory.STOPPED
-                    : record.stopKind() == StopKind.EVICTED ? InstanceCategory.EVICTED
-                    : record.stopKind().failedBoot() ? InstanceCategory.FAILED
-                    : InstanceCategory.STOPPED;
+            case STOPPED -> {
+                StopKind kind = record == null ? null : record.stopKind();
+                yield kind == StopKind.EVICTED ? InstanceCategory.EVICTED
+                        : kind != null && kind.failedBoot() ? InstanceCategory.FAILED
+                        : instance.hibernated() ? InstanceCategory.HIBERNATED
+                        : InstanceCategory.STOPPED;
+            }
             case STOPPING -> InstanceCategory.STOPPING;
             case FAILED -> InstanceCategory.FAILED;
             case UNKNOWN -> InstanceCategory.UNKNOWN;

@@ -270,6 +270,21 @@ class ScalerTest {
                 + "resumes"), eventsOf(EventKind.START).toString());
     }
 
+    @Test
+    void statusCountsHibernatedInstancesApartFromStoppedOnes() throws Exception {
+        hibernatedNodeWithAPassedCheck();
+        cloud.addScaleSet("b", 2, "b-vm", Duration.ZERO);
+        Scaler scaler = scaler(memory, false, checkedPool(), pool("b", 2));
+        agentReported("a", "b");
+
+        List<PoolCensus> census = scaler.planOnly(clock.instant()).pools().stream().map(PoolOutcome::census).toList();
+
+        assertEquals(1, census.get(0).count(InstanceCategory.HIBERNATED));
+        assertEquals(0, census.get(0).count(InstanceCategory.STOPPED));
+        assertEquals(0, census.get(1).count(InstanceCategory.HIBERNATED));
+        assertEquals(2, census.get(1).count(InstanceCategory.STOPPED));
+    }
+
     private static PoolConfig checkedPool() {
         return PoolConfigs.withDefaults("a", new VmShape(16, 65536, 0), 4, java.util.Map.of("healthCheck",
                 "/usr/sbin/nhc", "stopAction", "hibernate"));
