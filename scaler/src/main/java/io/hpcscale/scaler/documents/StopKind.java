@@ -34,12 +34,13 @@ public enum StopKind {
     STOPPED_ELSEWHERE;
 
     /**
-     * Whether the node served and went idle (drained, or suspended by Slurm), so that its memory is worth keeping: a
-     * hibernating pool hibernates only these. A failed boot or health check would resume as broken as it stopped;
-     * an orphan or a surplus boot holds nothing hpcscale wants back.
+     * Whether the node served and went idle, and was drained: a hibernating pool hibernates only these, which resume
+     * out of service until their check passes. A failed boot or health check would resume as broken as it stopped;
+     * an orphan or a surplus boot holds nothing hpcscale wants back; Slurm's power saving, which a hibernating pool
+     * cannot follow, expects a boot.
      */
     public boolean idle() {
-        return this == DRAINED || this == POWER_SAVING;
+        return this == DRAINED;
     }
 
     /** Whether the stop ends a boot that failed, and counts towards the pool's backoff and protection. */

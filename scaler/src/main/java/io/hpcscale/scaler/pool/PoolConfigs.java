@@ -133,6 +133,13 @@ public final class PoolConfigs {
                         + groups.primaryOf(name).orElseThrow() + "'s partition, where a stop's last check does not "
                         + "look; report orphans only (remove the line)");
             }
+            if (followsPowerRequests && "hibernate".equals(pool.string("stopAction"))) {
+                // Slurm powers a node up for a job and expects it to register as after a boot; a hibernated node's
+                // slurmd never stopped, and no drain holds it for a health check before the job lands.
+                problems.add(pool.key("stopAction") + " = hibernate cannot be combined with "
+                        + pool.key(FOLLOW_POWER_REQUESTS) + " = true: Slurm powers nodes up for jobs at once and "
+                        + "expects each to boot and register; use stopAction = deallocate");
+            }
             if (followsPowerRequests && (groups.isFallback(name) || groups.group(name).size() > 1)) {
                 problems.add(pool.key(FOLLOW_POWER_REQUESTS) + " = true cannot be combined with fallback pools: the "
                         + "scheduler chooses which nodes to resume, so there is nothing for a fallback to take over");

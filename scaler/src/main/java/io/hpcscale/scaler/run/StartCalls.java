@@ -14,10 +14,12 @@ import io.hpcscale.scaler.plan.Plan;
 import io.hpcscale.scaler.plan.StartGuard;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The plan's starts, carried out: each re-checked by {@link StartGuard} on a fresh read just before the call, then
@@ -43,6 +45,7 @@ final class StartCalls {
     void run(List<Plan.Start> starts) throws InterruptedException {
         List<Plan.Start> attempt = verified(starts);
         boolean triedWhatFits = false;
+        Set<String> checksForgotten = new HashSet<>();
         while (!attempt.isEmpty()) {
             if (ledger.throttled() || !gate.open()) {
                 ledger.settle(instances(attempt));
@@ -50,6 +53,10 @@ final class StartCalls {
                     Outcome refused = Outcome.refused(gate.closedBecause());
                     attempt.forEach(s -> ledger.event(s, refused));
                 }
+                return;
+            }
+            attempt = withLastChecksForgotten(attempt, checksForgotten);
+            if (attempt.isEmpty()) {
                 return;
             }
             InstanceResults results = call(instances(attempt));
@@ -86,9 +93,6 @@ final class StartCalls {
             } catch (StoreException e) {
                 refusal = Optional.of("the store cannot be read to confirm it: " + e.getMessage());
             }
-            if (refusal.isEmpty()) {
-                refusal = lastCheckKept(start);
-            }
             if (refusal.isPresent()) {
                 ledger.settle(List.of(start.instance()));
                 ledger.event(start, Outcome.refused(refusal.get()));
@@ -102,17 +106,34 @@ final class StartCalls {
     /**
      * A hibernated node resumes with its scheduler daemon running, so its last boot's passed check would let the
      * agent return it to service before it checks again ({@code hpcscale-node-resume}): in a checked pool that
-     * check is forgotten before the resume is asked, and a resume whose check cannot be forgotten is not asked. A
-     * boot needs none of this: the node checks itself before its daemon starts. The stop forgot the check only if
-     * the cloud said it was done, which a Flexible scale set never says at once.
+     * check is forgotten just before the resume is asked (once the scaler knows it may call, so that a scaler that
+     * lost its lease forgets nothing of a node another may have resumed), and a resume whose check cannot be
+     * forgotten is not asked. A boot needs none of this: the node checks itself before its daemon starts. The stop
+     * forgot the check only if the cloud said it was done, which a Flexible scale set never says at once.
+     *
+     * @param forgotten nodes whose check this run forgot already (a quota retry asks again)
      */
-    private Optional<String> lastCheckKept(Plan.Start start) {
-        if (!start.instance().hibernated() || !pool.config().healthChecked()) {
-            return Optional.empty();
+    private List<Plan.Start> withLastChecksForgotten(List<Plan.Start> attempt, Set<String> forgotten) {
+        if (!pool.config().healthChecked()) {
+            return attempt;
         }
-        Outcome forgot = documents.forgetHealthCheck(start.node());
-        return forgot.failed() ? Optional.of("its node's last health check cannot be forgotten before it resumes ("
-                + forgot.detail() + "): it would serve before its check runs again") : Optional.empty();
+        List<Plan.Start> asked = new ArrayList<>();
+        for (Plan.Start start : attempt) {
+            if (!start.instance().hibernated() || forgotten.contains(start.node())) {
+                asked.add(start);
+                continue;
+            }
+            Outcome forgot = documents.forgetHealthCheck(start.node());
+            if (forgot.failed()) {
+                ledger.settle(List.of(start.instance()));
+                ledger.event(start, Outcome.refused("its node's last health check cannot be forgotten before it "
+                        + "resumes (" + forgot.detail() + "): it would serve before its check runs again"));
+            } else {
+                forgotten.add(start.node());
+                asked.add(start);
+            }
+        }
+        return asked;
     }
 
     private InstanceResults call(List<Instance> instances) throws InterruptedException {

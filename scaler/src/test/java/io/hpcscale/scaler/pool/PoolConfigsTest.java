@@ -25,6 +25,17 @@ class PoolConfigsTest {
     }
 
     @Test
+    void aPoolThatFollowsSlurmsPowerRequestsCannotHibernateForSlurmExpectsABoot() {
+        ConfigException e = assertThrows(ConfigException.class, () -> PoolConfigs.withDefaults("cloud", SHAPE, 4,
+                Map.of("followPowerRequests", "true", "stopAction", "hibernate")));
+        assertEquals(List.of("pool.cloud.stopAction = hibernate cannot be combined with "
+                + "pool.cloud.followPowerRequests = true: Slurm powers nodes up for jobs at once and expects each to "
+                + "boot and register; use stopAction = deallocate"), e.problems());
+        assertEquals(StopAction.HIBERNATE, PoolConfigs.withDefaults("cloud", SHAPE, 4, Map.of("stopAction",
+                "hibernate")).stopAction());
+    }
+
+    @Test
     void theTwoNamesDisagreeingAreRefused() {
         ConfigException e = assertThrows(ConfigException.class, () -> PoolConfigs.withDefaults("cloud", SHAPE, 4,
                 Map.of("slurmPowerSaving", "true", "followPowerRequests", "false")));

@@ -92,6 +92,8 @@ final class SoakScenario {
     /** Every job submitted, by id. */
     private final Map<String, SimJob> submitted = new HashMap<>();
     private final List<String> violations = new ArrayList<>();
+    /** The store as hpcscale wrote it, read past the faults. */
+    private final DocumentStore recorded;
     private long steps;
     private int jobs;
     private boolean racing;
@@ -146,6 +148,7 @@ final class SoakScenario {
         }
         // Read past the faults, so that the check draws nothing from them and changes no history.
         DocumentStore recorded = new DocumentStore(store);
+        this.recorded = recorded;
         cluster.scheduler().judgeByTheStore((pool, node) -> recorded.read(new DocumentKey(pool,
                 CosmosIds.encode(node)), VmDocument.class).map(vm -> vm.document().heldByAdministrator())
                 .orElse(false));
@@ -271,6 +274,11 @@ final class SoakScenario {
      * or one it first saw within a boot timeout of its last growth (a create's instance the listing showed late), which
      * it times as a boot.
      */
+    private boolean recordedAsSomeoneElses(String pool, String node) {
+        return recorded.read(new DocumentKey(pool, CosmosIds.encode(node)), VmDocument.class)
+                .map(vm -> vm.document().heldByAdministrator()).orElse(false);
+    }
+
     private boolean takenForItsOwn(DocumentStore recorded, String pool, String instanceId) {
         Duration bootTimeout = pools.stream().filter(p -> p.name().equals(pool)).findFirst().orElseThrow()
                 .bootTimeout();
@@ -315,17 +323,19 @@ final class SoakScenario {
     }
 
     /**
-     * The administrators give back every node they took offline and every node left offline with no mark, and
-     * every suspended job is resumed.
+     * The administrators give back every node they took offline, and every node offline with no mark that hpcscale
+     * has recorded as someone else's, as docs/operations.md tells them to; every suspended job is resumed.
      */
     private void administratorsDone() {
         for (PoolConfig pool : pools) {
             for (Instance instance : cluster.cloud().instances(pool.name())) {
-                // A node offline with no mark left (hpcscale's or an administrator's, emptied by a server restart) is
-                // one hpcscale leaves alone, and docs/operations.md tells the administrator to return: seed 605's
-                // drained node, its drain withdrawn, lost its mark to a restart before the agent returned it.
+                // A mark a server restart emptied, with no evidence in the store that it was hpcscale's, is one
+                // hpcscale leaves alone (seed 605: a drained node whose drain was withdrawn, its mark lost before the
+                // agent returned it and before the store recorded it offline by hpcscale). A node the agent holds as
+                // its own is not given back: hpcscale must settle it itself.
                 if (cluster.scheduler().heldByAdministrator(instance.nodeName())
-                        || cluster.scheduler().offlineWithoutMark(instance.nodeName())) {
+                        || (cluster.scheduler().offlineWithoutMark(instance.nodeName())
+                                && recordedAsSomeoneElses(pool.name(), instance.nodeName()))) {
                     cluster.scheduler().administratorOffline(instance.nodeName(), false);
                 }
             }
