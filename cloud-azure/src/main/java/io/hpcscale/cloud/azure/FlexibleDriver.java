@@ -87,6 +87,7 @@ final class FlexibleDriver implements ScaleSetDriver {
         }
         String rg = pool.resourceGroup();
         try {
+            String sent = SENT;
             // Starting the poller sends the request and reads Azure's acceptance; polling it is left out.
             switch (call) {
                 case START -> {
@@ -94,11 +95,11 @@ final class FlexibleDriver implements ScaleSetDriver {
                     machines.beginStart(rg, vm.vmName(), Context.NONE);
                 }
                 case DEALLOCATE -> machines.beginDeallocate(rg, vm.vmName(), null, Context.NONE);
-                case HIBERNATE -> hibernation.stop(machines, vm.vmName());
+                case HIBERNATE -> sent = hibernation.stop(machines, vm.vmName());
                 case POWER_OFF -> machines.beginPowerOff(rg, vm.vmName(), false, Context.NONE);
                 case DELETE -> throw new IllegalArgumentException("delete goes through the scale set");
             }
-            outcomes.unfinished(vm.vmName(), SENT);
+            outcomes.unfinished(vm.vmName(), sent);
         } catch (RuntimeException e) {
             outcomes.failed(vm.vmName(), e);
         }

@@ -50,8 +50,12 @@ final class Hibernation {
         sent.remove(vmName);
     }
 
-    /** Sends the VM's hibernation, or its deallocation where a hibernation was refused or did not take. */
-    void stop(VirtualMachinesClient machines, String vmName) {
+    /**
+     * Sends the VM's hibernation, or its deallocation where a hibernation was refused or did not take.
+     *
+     * @return what was sent, for the stop's event: {@link FlexibleDriver#SENT}, or why a deallocation went instead
+     */
+    String stop(VirtualMachinesClient machines, String vmName) {
         Instant now = clock.instant();
         sent.values().removeIf(at -> at.isBefore(now.minus(REMEMBERED)));
         String rg = pool.resourceGroup();
@@ -60,11 +64,13 @@ final class Hibernation {
             log.warn("pool {}: VM {} is still running after a hibernation was sent to it at {}: deallocated instead "
                     + "(its activity log says why the hibernation failed)", pool.pool(), vmName, before);
             machines.beginDeallocate(rg, vmName, null, Context.NONE);
-            return;
+            return "deallocated, not hibernated: a hibernation sent at " + before + " did not take; "
+                    + FlexibleDriver.SENT;
         }
         try {
             machines.beginDeallocate(rg, vmName, true, Context.NONE);
             sent.put(vmName, now);
+            return FlexibleDriver.SENT;
         } catch (RuntimeException e) {
             String code = ArmErrors.code(e);
             if (code == null || !REFUSALS.contains(code.toLowerCase(Locale.ROOT)) || ArmErrors.throttled(e)) {
@@ -79,6 +85,7 @@ final class Hibernation {
                     + "boot, not a resume (docs/running-on-azure.md, Hibernation)", pool.pool(), vmName, code,
                     e.getMessage());
             machines.beginDeallocate(rg, vmName, null, Context.NONE);
+            return "deallocated, not hibernated: Azure would not hibernate it (" + code + "); " + FlexibleDriver.SENT;
         }
     }
 }

@@ -116,6 +116,8 @@ class HibernationTest {
         InstanceResults stopped = provider.stop(instances, StopAction.HIBERNATE);
 
         assertTrue(stopped.failed().isEmpty(), "refused hibernation is not a failed stop: " + stopped.failed());
+        assertTrue(stopped.unfinished().get(instances.get(0)).startsWith("deallocated, not hibernated: Azure would not "
+                + "hibernate it (OperationNotAllowed)"), "the stop's event says so: " + stopped.unfinished());
         io.hpcscale.cloud.azure.fake.Instance vm = inAzure("fx", instances.get(0).id());
         assertEquals(io.hpcscale.cloud.azure.fake.PowerState.DEALLOCATED, vm.powerState());
         assertFalse(vm.hibernated());
@@ -163,13 +165,15 @@ class HibernationTest {
         io.hpcscale.cloud.azure.fake.Instance vm = inAzure("fx", instances.get(0).id());
         assertEquals(io.hpcscale.cloud.azure.fake.PowerState.RUNNING, vm.powerState(), "the hibernation failed");
 
-        provider.stop(instances, StopAction.HIBERNATE);
+        InstanceResults second = provider.stop(instances, StopAction.HIBERNATE);
 
         assertEquals(io.hpcscale.cloud.azure.fake.PowerState.DEALLOCATED, vm.powerState());
         assertFalse(vm.hibernated());
         assertEquals(2, deallocates().size());
         assertTrue(asksToHibernate(deallocates().get(0)));
         assertFalse(asksToHibernate(deallocates().get(1)), "the second stop deallocates: " + deallocates());
+        assertTrue(second.unfinished().values().iterator().next().contains("did not take"), second.unfinished()
+                .toString());
     }
 
     @Test
