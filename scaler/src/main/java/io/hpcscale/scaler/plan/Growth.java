@@ -11,9 +11,9 @@ import java.util.stream.Collectors;
 
 /**
  * How a pool grows, whatever decided it should ({@link ScaleUp}, {@link KeepFixedTarget}): stopped instances start,
- * hibernated ones first, by node name, before new ones are created; the pool's max, its per-cycle step and backoff bound it, and a protected
- * pool ({@link ProtectedPool}) starts one probe instance at most, when it is due and nothing boots. A stopped
- * instance whose node an administrator holds offline is never started.
+ * hibernated ones first, by node name, before new ones are created; the pool's max, its per-cycle step and backoff
+ * bound it, and a protected pool ({@link ProtectedPool}) starts one probe instance at most, when it is due and nothing
+ * boots. A stopped instance whose node an administrator holds offline is never started.
  */
 final class Growth {
     private Growth() {
@@ -67,7 +67,7 @@ final class Growth {
     /**
      * A hibernated instance resumes sooner than another boots, so it goes first. One whose last start failed goes
      * last: a resume Azure could not place ({@code OverconstrainedResumeFromHibernatedStateAllocationRequest}: the
-     * hibernated VM's own constraints, not the pool's capacity) is tried again only when no other instance is left.
+     * hibernated VM's own constraints, not the pool's capacity) is tried again after every other stopped instance.
      */
     private static int startOrder(Instance instance) {
         if (instance.failure() != null) {
