@@ -151,17 +151,23 @@ class HibernationTest {
         assertTrue(vm.hibernated(), "once the VM has run a while it hibernates");
     }
 
+    /**
+     * The one VM of scale set fx is sent a hibernation that Azure accepts and then fails: "Hibernating the VM failed
+     * due to an internal error. Retry later" (Microsoft Learn, "Troubleshooting VM hibernation"), so it still runs.
+     */
+    private List<Instance> hibernationAcceptedThenFailed(CloudProvider provider) throws Exception {
+        List<Instance> instances = provider.list();
+        arm.faults().inject("POST", "/virtualMachines/[^/]+/deallocate$", 1, Fault.operationFails(
+                "VMHibernateFailed"));
+        provider.stop(instances, StopAction.HIBERNATE);
+        return instances;
+    }
+
     @Test
     void aHibernationAcceptedThenFailedIsNotAskedForAgainButDeallocated() throws Exception {
         flexible(true, 1);
         CloudProvider provider = provider("fx");
-        List<Instance> instances = provider.list();
-        // "Hibernating the VM failed due to an internal error. Retry later" (Microsoft Learn, "Troubleshooting VM
-        // hibernation"): the VM was not hibernated, so it still runs.
-        arm.faults().inject("POST", "/virtualMachines/[^/]+/deallocate$", 1, Fault.operationFails(
-                "VMHibernateFailed"));
-
-        provider.stop(instances, StopAction.HIBERNATE);
+        List<Instance> instances = hibernationAcceptedThenFailed(provider);
         io.hpcscale.cloud.azure.fake.Instance vm = inAzure("fx", instances.get(0).id());
         assertEquals(io.hpcscale.cloud.azure.fake.PowerState.RUNNING, vm.powerState(), "the hibernation failed");
 
@@ -198,10 +204,7 @@ class HibernationTest {
     void aHibernationSentLongAgoSaysNothingOfTheNextStop() throws Exception {
         flexible(true, 1);
         CloudProvider provider = provider("fx");
-        List<Instance> instances = provider.list();
-        arm.faults().inject("POST", "/virtualMachines/[^/]+/deallocate$", 1, Fault.operationFails(
-                "VMHibernateFailed"));
-        provider.stop(instances, StopAction.HIBERNATE);
+        List<Instance> instances = hibernationAcceptedThenFailed(provider);
         pace.mutableClock().advance(Hibernation.REMEMBERED.plusMinutes(1));
 
         provider.stop(instances, StopAction.HIBERNATE);

@@ -36,6 +36,14 @@ class SimulationTest {
         return result.jobsCompleted() == jobs;
     }
 
+    /** {@code base} on a machine of 4 nodes, with a warm schedule and a resume time (either may be null). */
+    private static SimulationSettings onFourNodes(SimulationSettings base, String warmSchedule, BootTimes resume) {
+        return new SimulationSettings(base.cpusPerNode(), 4, base.bootTimes(), 0, null, base.seed(), 0,
+                base.idleTimeout(), base.maxStartPerCycle(), base.maxStopPerCycle(), base.agentInterval(),
+                base.scalerInterval(), base.agentQuickInterval(), base.scalerQuickInterval(), base.pintaInterval(),
+                List.of(4), null, base.idleTimeoutMin(), base.idleTimeoutMax(), 0, warmSchedule, null, resume);
+    }
+
     private static Map<String, PolicyResult> byName(Simulation.Outcome outcome) {
         return outcome.results().stream().collect(Collectors.toMap(PolicyResult::name, Function.identity()));
     }
@@ -158,11 +166,7 @@ class SimulationTest {
         SimulationSettings base = settings(1, 0, "3m");
         PolicyResult plain = byName(Simulation.run(SwfTrace.read(trace), base, Simulation.Selection.all()))
                 .get("hpcscale");
-        SimulationSettings scheduled = new SimulationSettings(base.cpusPerNode(), 4, base.bootTimes(), 0, null,
-                base.seed(), 0, base.idleTimeout(), base.maxStartPerCycle(), base.maxStopPerCycle(),
-                base.agentInterval(), base.scalerInterval(), base.agentQuickInterval(), base.scalerQuickInterval(),
-                base.pintaInterval(), List.of(4), null, base.idleTimeoutMin(), base.idleTimeoutMax(), 0,
-                "Mon 08:00-11:00 = 1", null, null);
+        SimulationSettings scheduled = onFourNodes(base, "Mon 08:00-11:00 = 1", null);
         PolicyResult warm = byName(Simulation.run(SwfTrace.read(trace), scheduled, Simulation.Selection.all()))
                 .get("hpcscale");
         assertEquals(6, warm.jobsCompleted());
@@ -184,16 +188,8 @@ class SimulationTest {
         }
         Files.write(trace, lines);
         SimulationSettings booting = settings(1, 0, "5m");
-        SimulationSettings hibernating = new SimulationSettings(booting.cpusPerNode(), 4, booting.bootTimes(), 0,
-                null, booting.seed(), 0, booting.idleTimeout(), booting.maxStartPerCycle(),
-                booting.maxStopPerCycle(), booting.agentInterval(), booting.scalerInterval(),
-                booting.agentQuickInterval(), booting.scalerQuickInterval(), booting.pintaInterval(), List.of(4), null,
-                booting.idleTimeoutMin(), booting.idleTimeoutMax(), 0, null, null, BootTimes.parse("1m"));
-        SimulationSettings plain = new SimulationSettings(booting.cpusPerNode(), 4, booting.bootTimes(), 0,
-                null, booting.seed(), 0, booting.idleTimeout(), booting.maxStartPerCycle(),
-                booting.maxStopPerCycle(), booting.agentInterval(), booting.scalerInterval(),
-                booting.agentQuickInterval(), booting.scalerQuickInterval(), booting.pintaInterval(), List.of(4), null,
-                booting.idleTimeoutMin(), booting.idleTimeoutMax(), 0, null, null, null);
+        SimulationSettings hibernating = onFourNodes(booting, null, BootTimes.parse("1m"));
+        SimulationSettings plain = onFourNodes(booting, null, null);
 
         Map<String, PolicyResult> deallocated = byName(Simulation.run(SwfTrace.read(trace), plain,
                 Simulation.Selection.all()));
