@@ -7,6 +7,7 @@ import io.hpcscale.common.agent.SchedulerJob;
 import io.hpcscale.common.json.LenientJson;
 import io.hpcscale.common.model.Chunk;
 import io.hpcscale.common.model.JobState;
+import io.hpcscale.common.model.JobTimes;
 import io.hpcscale.common.model.Placement;
 import java.io.IOException;
 import java.time.ZoneId;
@@ -49,8 +50,8 @@ final class PbsJobParser {
                 String field = parser.currentName();
                 JsonToken value = parser.nextToken();
                 switch (field) {
-                    case "job_state", "queue", "qtime", "ctime", "Hold_Types", "depend", "array", "exec_host",
-                            "Job_Owner" -> {
+                    case "job_state", "queue", "qtime", "ctime", "stime", "Hold_Types", "depend", "array",
+                            "exec_host", "Job_Owner" -> {
                         if (value.isScalarValue()) {
                             attributes.put(field, parser.getValueAsString());
                         } else {
@@ -126,7 +127,9 @@ final class PbsJobParser {
         return Optional.of(new SchedulerJob(id, List.of(queue), state, chunks, nodes, place.placement(),
                 queues.sharing().exclusive(queue, place.sharing()),
                 PbsTime.parse(Optional.ofNullable(attributes.get("qtime")).orElse(attributes.get("ctime")),
-                        serverZone), hosts, null, PbsAsks.of(select, resources, attributes.get("Job_Owner"))));
+                        serverZone), hosts, null, PbsAsks.of(select, resources, attributes.get("Job_Owner")),
+                new JobTimes(PbsDuration.parse(list.text("walltime")),
+                        state == JobState.Running ? PbsTime.parse(attributes.get("stime"), serverZone) : null)));
     }
 
     private static boolean isArrayParent(String id, String state, Map<String, String> attributes) {

@@ -8,7 +8,10 @@ import io.hpcscale.common.agent.OfflineMark;
 import io.hpcscale.common.agent.SchedulerJob;
 import io.hpcscale.common.agent.SchedulerNode;
 import io.hpcscale.common.model.JobState;
+import io.hpcscale.common.model.JobTimes;
 import java.io.ByteArrayInputStream;
+import java.time.Duration;
+import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
@@ -54,6 +57,17 @@ class RealOpenPbsOutputsTest {
         assertEquals(List.of(), jobs.get("8[4].vm").hosts());
         assertEquals(List.of(), jobs.get("10.vm").hosts());
         assertFalse(jobs.containsKey("8[].vm"), "the array parent is not demand of its own");
+    }
+
+    @Test
+    void aRunningJobsWalltimeAndStartAreWhatBackfillingPlansWith() throws Exception {
+        Map<String, SchedulerJob> jobs = jobs();
+        assertEquals(new JobTimes(Duration.ofHours(1), Instant.parse("2026-11-26T11:11:48Z")), jobs.get("5.vm").times());
+        assertEquals(Duration.ofMinutes(30), jobs.get("6.vm").times().limit());
+        assertEquals(new JobTimes(null, Instant.parse("2026-11-26T11:11:48Z")), jobs.get("7.vm").times(),
+                "no walltime asked: its end cannot be foreseen");
+        assertEquals(new JobTimes(Duration.ofHours(1), null), jobs.get("16.vm").times(), "held, never started");
+        assertEquals(JobTimes.UNKNOWN, jobs.get("10.vm").times());
     }
 
     @Test

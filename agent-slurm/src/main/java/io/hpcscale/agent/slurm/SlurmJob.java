@@ -1,5 +1,6 @@
 package io.hpcscale.agent.slurm;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
@@ -21,6 +22,8 @@ import java.util.List;
  * @param exclusive      the job asked for whole nodes (--exclusive)
  * @param nodeList       the nodes it runs on (running jobs), as a hostlist
  * @param adminComment   the job's AdminComment (JSON output only), or null
+ * @param timeLimit      the run time it asked for, or null for none or unlimited
+ * @param startTime      when it started (running), when Slurm expects it to (pending), or null
  */
 record SlurmJob(
         String id,
@@ -40,7 +43,9 @@ record SlurmJob(
         String nodeList,
         String features,
         String licenses,
-        String adminComment) {
+        String adminComment,
+        Duration timeLimit,
+        Instant startTime) {
 
     SlurmJob {
         partitions = List.copyOf(partitions);
@@ -49,6 +54,6 @@ record SlurmJob(
     SlurmJob withId(String newId) {
         return new SlurmJob(newId, partitions, state, reason, priority, nodes, cpus, minCpusPerNode, memoryPerNodeMb,
                 memoryPerCpuMb, tresPerNode, tresPerJob, exclusive, submittedAt, nodeList, features, licenses,
-                adminComment);
+                adminComment, timeLimit, startTime);
     }
 }

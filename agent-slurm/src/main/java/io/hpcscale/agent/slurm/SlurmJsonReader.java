@@ -251,7 +251,8 @@ final class SlurmJsonReader {
                 number(json, "memory_per_node"), number(json, "memory_per_cpu"), text(json, "tres_per_node"),
                 text(json, "tres_per_job"), "none".equalsIgnoreCase(text(json, "shared")),
                 time(json, "submit_time"),
-                text(json, "nodes"), text(json, "features"), text(json, "licenses"), text(json, "admin_comment"));
+                text(json, "nodes"), text(json, "features"), text(json, "licenses"), text(json, "admin_comment"),
+                SlurmTimeLimit.fromJson(json.get("time_limit")), time(json, "start_time"));
         if (arrayJobId != 0 && taskId != null && !taskId.isNull()) {
             return List.of(job.withId(arrayJobId + "_" + taskId.asLong()));
         }
@@ -297,9 +298,15 @@ final class SlurmJsonReader {
         return value == null || value.isNull() || value.isContainerNode() ? null : value.asText();
     }
 
-    /** Seconds since 1970 as Slurm prints them; null when unset, or not a time at all. */
+    /**
+     * Seconds since 1970 as Slurm prints them: a number (22.05), or {@code {"set", "infinite", "number"}} (23.02 and
+     * later); null when unset, or not a time at all.
+     */
     private static Instant time(JsonNode json, String field) {
         JsonNode value = json.get(field);
+        if (value != null && value.isObject()) {
+            value = value.path("set").asBoolean(false) ? value.get("number") : null;
+        }
         return value != null && value.canConvertToLong() ? EpochSeconds.toInstant(value.asLong()) : null;
     }
 

@@ -5,6 +5,7 @@ import io.hpcscale.common.agent.SchedulerJob;
 import io.hpcscale.common.agent.SchedulerNode;
 import io.hpcscale.common.model.Chunk;
 import io.hpcscale.common.model.JobState;
+import io.hpcscale.common.model.JobTimes;
 import io.hpcscale.common.model.NodeJobStatus;
 import io.hpcscale.common.model.Placement;
 import java.util.List;
@@ -67,7 +68,8 @@ final class SlurmStates {
         return Optional.of(new SchedulerJob(job.id(), job.partitions(), status,
                 List.of(new Chunk(nodes, cpusPerNode, memoryPerNode, gpusPerNode)), nodes,
                 nodes > 1 ? Placement.scatter : Placement.pack, job.exclusive(), job.submittedAt(), hosts, null,
-                SlurmAsks.of(job.features(), gres(job), job.licenses())));
+                SlurmAsks.of(job.features(), gres(job), job.licenses()),
+                new JobTimes(job.timeLimit(), status == JobState.Running ? job.startTime() : null)));
     }
 
     private static String gres(SlurmJob job) {

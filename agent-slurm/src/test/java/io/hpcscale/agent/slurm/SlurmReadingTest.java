@@ -17,11 +17,13 @@ import io.hpcscale.common.exec.CommandLimits;
 import io.hpcscale.common.exec.FakeCommandRunner;
 import io.hpcscale.common.model.Chunk;
 import io.hpcscale.common.model.JobState;
+import io.hpcscale.common.model.JobTimes;
 import io.hpcscale.common.model.NodeJobStatus;
 import io.hpcscale.common.model.Placement;
 import java.io.BufferedReader;
 import java.io.StringReader;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
@@ -88,6 +90,12 @@ class SlurmReadingTest {
         assertEquals(JobState.Running, jobs.get("5_1").state());
         assertEquals(List.of(new Chunk(1, 1, 2000, 0)), jobs.get("14").chunks(), "--mem-per-cpu=2000");
         assertEquals(List.of(new Chunk(3, 3, 0, 0)), jobs.get("13").chunks(), "8 CPUs over 3 nodes");
+
+        assertEquals(new JobTimes(Duration.ofMinutes(10), Instant.ofEpochSecond(1795327389)), jobs.get("14").times(),
+                "--time=10, running since its start_time");
+        assertEquals(new JobTimes(null, Instant.ofEpochSecond(1795327376)), jobs.get("4").times(),
+                "no time limit: its end cannot be foreseen");
+        assertEquals(JobTimes.UNKNOWN, jobs.get("2").times(), "a pending job's start_time is Slurm's guess, not kept");
     }
 
     @Test
@@ -170,6 +178,10 @@ class SlurmReadingTest {
                 "11", "12", "13", "14"), byId.keySet());
         assertEquals(JobState.Hold, SlurmStates.job(byId.get("7")).orElseThrow().state());
         assertEquals(List.of(new Chunk(2, 2, 500, 0)), SlurmStates.job(byId.get("7")).orElseThrow().chunks());
+        assertEquals(new JobTimes(Duration.ofMinutes(10), Instant.parse("2026-11-22T06:03:09Z")),
+                SlurmStates.job(byId.get("14")).orElseThrow().times(), "10:00 is ten minutes");
+        assertEquals(new JobTimes(null, Instant.parse("2026-11-22T06:02:56Z")),
+                SlurmStates.job(byId.get("4")).orElseThrow().times(), "UNLIMITED");
 
         SlurmReadResult<SlurmNode> nodes = reader.nodes(lines(moment(DRAINING, "sinfo-N-o-extended", ".txt")),
                 new PipeFormat(SlurmFixtures.SINFO_EXTENDED));
@@ -203,10 +215,11 @@ class SlurmReadingTest {
         runner.failing(List.of("sinfo", "--json"), 1, "sinfo: unrecognized option '--json'\n")
                 .printing(List.of("sinfo", "-h"), "node1|batch|idle|4|0/4/0/4|8000|(null)|none\n")
                 .printing(List.of("squeue", "-h"),
-                        "7|batch|PENDING|1|4|0|N/A|Resources||2026-11-22T06:02:56|100|OK|(null)|(null)\n");
+                        "7|batch|PENDING|1|4|0|N/A|Resources||2026-11-22T06:02:56|100|OK|(null)|30:00|N/A|(null)\n");
         SlurmAdapter adapter = adapter(SlurmAdapter.Format.AUTO);
         SchedulerSnapshot snapshot = adapter.read();
         assertEquals(List.of(new Chunk(1, 4, 0, 0)), snapshot.jobs().get(0).chunks());
+        assertEquals(Duration.ofMinutes(30), snapshot.jobs().get(0).times().limit());
         assertEquals("node1", snapshot.nodes().get(0).name());
         adapter.read();
         assertEquals(1, runner.callsStartingWith(List.of("sinfo", "--json")).size(), "probed once");

@@ -52,7 +52,7 @@ final class DocumentMapper {
                 String queue = pools.queueOf(pool, job.queues()).orElse(null);
                 JobDocument document = new JobDocument(CosmosIds.encode(job.id()), pool, job.id(), queue,
                         job.state(), job.nodes(), job.chunks(), job.placement(), job.exclusive(), job.submittedAt(),
-                        agentId, job.waitingFor(), job.asks().constraints());
+                        agentId, job.waitingFor(), job.asks().constraints(), job.times());
                 jobs.put(document.key(), document);
             }
         }

@@ -2,6 +2,7 @@ package io.hpcscale.common.agent;
 
 import io.hpcscale.common.model.Chunk;
 import io.hpcscale.common.model.JobState;
+import io.hpcscale.common.model.JobTimes;
 import io.hpcscale.common.model.Placement;
 import java.time.Instant;
 import java.util.List;
@@ -18,6 +19,7 @@ import java.util.Objects;
  * @param waitingFor why a job that is not queued for nodes waits, as the scheduler says (a Kueue workload whose
  *                   ClusterQueue has no quota left), or null
  * @param asks   what it asks for beyond its chunks: constraints on its nodes, licences, its owner
+ * @param times  the run time it asked for and, running, when it started
  */
 public record SchedulerJob(
         String id,
@@ -30,7 +32,8 @@ public record SchedulerJob(
         Instant submittedAt,
         List<String> hosts,
         String waitingFor,
-        JobAsks asks) {
+        JobAsks asks,
+        JobTimes times) {
 
     public SchedulerJob {
         Objects.requireNonNull(id, "id");
@@ -40,6 +43,20 @@ public record SchedulerJob(
         chunks = List.copyOf(chunks);
         hosts = List.copyOf(hosts);
         asks = asks == null ? JobAsks.NONE : asks;
+        times = times == null ? JobTimes.UNKNOWN : times;
+    }
+
+    public SchedulerJob(String id, List<String> queues, JobState state, List<Chunk> chunks, int nodes,
+            Placement placement, boolean exclusive, Instant submittedAt, List<String> hosts, String waitingFor,
+            JobAsks asks) {
+        this(id, queues, state, chunks, nodes, placement, exclusive, submittedAt, hosts, waitingFor, asks,
+                JobTimes.UNKNOWN);
+    }
+
+    /** This job, with what it says of its time. */
+    public SchedulerJob withTimes(JobTimes jobTimes) {
+        return new SchedulerJob(id, queues, state, chunks, nodes, placement, exclusive, submittedAt, hosts, waitingFor,
+                asks, jobTimes);
     }
 
     public SchedulerJob(String id, List<String> queues, JobState state, List<Chunk> chunks, int nodes,
@@ -50,7 +67,7 @@ public record SchedulerJob(
     /** This job, waiting for the reason given rather than queued for nodes: more nodes would not start it. */
     public SchedulerJob waiting(String reason) {
         return new SchedulerJob(id, queues, JobState.Waiting, chunks, nodes, placement, exclusive, submittedAt, hosts,
-                reason, asks);
+                reason, asks, times);
     }
 
     /** CPUs over all its chunks. */

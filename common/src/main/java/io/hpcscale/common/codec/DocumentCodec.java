@@ -12,6 +12,7 @@ import io.hpcscale.common.model.ClusterLoadDocument;
 import io.hpcscale.common.model.DocumentType;
 import io.hpcscale.common.model.DrainDocument;
 import io.hpcscale.common.model.JobDocument;
+import io.hpcscale.common.model.JobTimes;
 import io.hpcscale.common.model.JobState;
 import io.hpcscale.common.model.NodeJobStatus;
 import io.hpcscale.common.model.Placement;
@@ -20,6 +21,7 @@ import io.hpcscale.common.model.NoticeDocument;
 import io.hpcscale.common.model.PowerDocument;
 import io.hpcscale.common.model.VmDocument;
 import io.hpcscale.common.model.WaitReasonsDocument;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
@@ -187,6 +189,13 @@ public final class DocumentCodec {
         // JSON text rather than nested JSON: the scaler reads it as the text its cache of read constraints is keyed
         // by, and writing a parsed tree back to text for every job of every read showed in the planner's benchmark.
         json.put(Fields.CONSTRAINTS, job.constraints());
+        Duration limit = job.times().limit();
+        if (limit == null) {
+            json.putNull(Fields.TIME_LIMIT_SECONDS);
+        } else {
+            json.put(Fields.TIME_LIMIT_SECONDS, limit.toSeconds());
+        }
+        FieldWriter.putInstant(json, Fields.STARTED_AT, job.times().startedAt());
     }
 
     private static JobDocument decodeJob(FieldReader fields) {
@@ -216,7 +225,17 @@ public final class DocumentCodec {
                 fields.instant(Fields.SUBMITTED_AT),
                 fields.optionalText(Fields.AGENT),
                 fields.optionalText(Fields.WAITING_FOR),
-                fields.optionalText(Fields.CONSTRAINTS));
+                fields.optionalText(Fields.CONSTRAINTS),
+                jobTimes(fields));
+    }
+
+    private static JobTimes jobTimes(FieldReader fields) {
+        long limitSeconds = fields.number(Fields.TIME_LIMIT_SECONDS, -1);
+        if (limitSeconds < -1) {
+            throw fields.fail(Fields.TIME_LIMIT_SECONDS, "is negative: " + limitSeconds);
+        }
+        return new JobTimes(limitSeconds == -1 ? null : Duration.ofSeconds(limitSeconds),
+                fields.instant(Fields.STARTED_AT));
     }
 
     private static void encodeVm(VmDocument vm, ObjectNode json) {

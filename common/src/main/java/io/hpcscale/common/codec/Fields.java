@@ -22,6 +22,8 @@ final class Fields {
     static final String AGENT = "Agent";
     static final String WAITING_FOR = "WaitingFor";
     static final String CONSTRAINTS = "Constraints";
+    static final String TIME_LIMIT_SECONDS = "TimeLimitSeconds";
+    static final String STARTED_AT = "StartedAt";
 
     static final String NAME = "Name";
     static final String JOB_STATUS = "JobStatus";

@@ -14,6 +14,8 @@ import java.util.Objects;
  * @param constraints what the job asks of its nodes beyond its chunks, in the constraint language (a JSON array of
  *                    constraint objects, as the agent wrote it: PBS custom resources in select, Slurm features), or
  *                    null when it asks nothing more
+ * @param times       the run time it asked for and, running, when it started ({@link JobTimes#UNKNOWN} when the
+ *                    scheduler does not say)
  */
 public record JobDocument(
         String id,
@@ -28,7 +30,8 @@ public record JobDocument(
         Instant submittedAt,
         String agent,
         String waitingFor,
-        String constraints) implements ClusterLoadDocument {
+        String constraints,
+        JobTimes times) implements ClusterLoadDocument {
 
     public JobDocument {
         Objects.requireNonNull(id, "id");
@@ -37,19 +40,27 @@ public record JobDocument(
         Objects.requireNonNull(status, "status");
         Objects.requireNonNull(placement, "placement");
         chunks = List.copyOf(chunks);
+        times = times == null ? JobTimes.UNKNOWN : times;
+    }
+
+    public JobDocument(String id, String poolName, String schedulerId, String queueName, JobState status, int nodes,
+            List<Chunk> chunks, Placement placement, boolean exclusive, Instant submittedAt, String agent,
+            String waitingFor, String constraints) {
+        this(id, poolName, schedulerId, queueName, status, nodes, chunks, placement, exclusive, submittedAt, agent,
+                waitingFor, constraints, JobTimes.UNKNOWN);
     }
 
     public JobDocument(String id, String poolName, String schedulerId, String queueName, JobState status, int nodes,
             List<Chunk> chunks, Placement placement, boolean exclusive, Instant submittedAt, String agent) {
         this(id, poolName, schedulerId, queueName, status, nodes, chunks, placement, exclusive, submittedAt, agent,
-                null, null);
+                null, null, JobTimes.UNKNOWN);
     }
 
     public JobDocument(String id, String poolName, String schedulerId, String queueName, JobState status, int nodes,
             List<Chunk> chunks, Placement placement, boolean exclusive, Instant submittedAt, String agent,
             String waitingFor) {
         this(id, poolName, schedulerId, queueName, status, nodes, chunks, placement, exclusive, submittedAt, agent,
-                waitingFor, null);
+                waitingFor, null, JobTimes.UNKNOWN);
     }
 
     @Override

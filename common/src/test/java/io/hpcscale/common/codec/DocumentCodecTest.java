@@ -12,11 +12,13 @@ import io.hpcscale.common.model.DrainDocument;
 import io.hpcscale.common.model.JobDocument;
 import io.hpcscale.common.model.HealthDocument;
 import io.hpcscale.common.model.JobState;
+import io.hpcscale.common.model.JobTimes;
 import io.hpcscale.common.model.NoticeDocument;
 import io.hpcscale.common.model.NodeJobStatus;
 import io.hpcscale.common.model.Placement;
 import io.hpcscale.common.model.VmDocument;
 import io.hpcscale.common.model.WaitReasonsDocument;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -45,6 +47,13 @@ class DocumentCodecTest {
                 "[{\"infiniband\":true,\"scratch\":\"size::100g\"}]");
     }
 
+    /** A running job that asked for two hours, as backfilling plans with it. */
+    static JobDocument runningJob() {
+        return new JobDocument("4721.pbsserver", "pinta00", "4721.pbsserver", "pinta00", JobState.Running, 1,
+                List.of(new Chunk(1, 16, 0, 0)), Placement.free, false, T, "agent-head-pbs", null, null,
+                new JobTimes(Duration.ofHours(2), T.plusSeconds(60)));
+    }
+
     static VmDocument vm() {
         return new VmDocument("node1", "pinta00", "node1", NodeJobStatus.Busy, "job-busy", false, false, false, false, 16,
                 16, 64000, 8192, 0, 0, List.of("4719.pbsserver"), T, T, null, "agent-head-pbs");
@@ -52,7 +61,7 @@ class DocumentCodecTest {
 
     @Test
     void roundTripsEveryDocumentTheAgentsAndTheScalerExchange() {
-        List<ClusterLoadDocument> documents = List.of(job(), waitingJob(), constrainedJob(), vm(),
+        List<ClusterLoadDocument> documents = List.of(job(), waitingJob(), constrainedJob(), runningJob(), vm(),
                 DrainDocument.request("pinta00", "node1", "idle 5m", T),
                 new AgentDocument("agent-head-pbs", "pbs", "head", "0.1.0", T, 230, List.of("pinta00"), null, T),
                 NoticeDocument.of("spot-7", "602d9444-d2cd-49c7-8624-8643e7171297", "Preempt", T.plusSeconds(30), "",
@@ -100,6 +109,19 @@ class DocumentCodecTest {
         ObjectNode json = codec.encode(constrainedJob());
         assertEquals("[{\"infiniband\":true,\"scratch\":\"size::100g\"}]", json.get("Constraints").asText());
         assertEquals(null, codec.encode(job()).get("Constraints"), "a job asking nothing more has no field");
+    }
+
+    @Test
+    void aJobsTimeLimitIsInSecondsAndAJobThatSaysNoneHasNoField() {
+        ObjectNode json = codec.encode(runningJob());
+        assertEquals(7200, json.get("TimeLimitSeconds").asLong());
+        assertEquals(T.plusSeconds(60), ((JobDocument) codec.decode(json)).times().startedAt());
+        assertEquals(null, codec.encode(job()).get("TimeLimitSeconds"));
+        assertEquals(null, codec.encode(job()).get("StartedAt"));
+        assertEquals(JobTimes.UNKNOWN, ((JobDocument) codec.decode(codec.encode(job()))).times());
+        json.put("TimeLimitSeconds", -5);
+        DocumentFormatException e = assertThrows(DocumentFormatException.class, () -> codec.decode(json));
+        assertTrue(e.getMessage().contains("TimeLimitSeconds"), e.getMessage());
     }
 
     @Test
