@@ -9,6 +9,7 @@ import io.hpcscale.common.agent.SchedulerReadException;
 import io.hpcscale.common.agent.SchedulerSnapshot;
 import io.hpcscale.common.model.Chunk;
 import io.hpcscale.common.model.JobState;
+import io.hpcscale.common.model.JobTimes;
 import io.hpcscale.common.model.NodeJobStatus;
 import io.hpcscale.common.model.Placement;
 import io.hpcscale.scaler.cloud.Instance;
@@ -470,10 +471,12 @@ public final class SimulatedScheduler implements SchedulerAdapter {
         refreshNodes(now);
         List<SchedulerJob> jobs = new ArrayList<>(queued.size() + running.size());
         for (SimJob job : queued) {
-            jobs.add(schedulerJob(job, job.held() ? JobState.Hold : JobState.Queued, List.of()));
+            jobs.add(schedulerJob(job, job.held() ? JobState.Hold : JobState.Queued, List.of())
+                    .withTimes(new JobTimes(job.requestedTime(), null)));
         }
         for (Running r : running.values()) {
-            jobs.add(schedulerJob(r.job, JobState.Running, r.nodes));
+            jobs.add(schedulerJob(r.job, JobState.Running, r.nodes)
+                    .withTimes(new JobTimes(r.job.requestedTime(), r.startedAt)));
         }
         boolean unknown = now.isBefore(nodesUnknownUntil);
         List<SchedulerNode> snapshot = new ArrayList<>(nodes.size());

@@ -1,5 +1,6 @@
 package io.hpcscale.scaler.plan;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 
@@ -17,6 +18,8 @@ import java.util.Set;
  * @param notPlaced          ids of the jobs this pool cannot take now: unsatisfiable, or beyond its max
  * @param placedOnNodesUp    ids of the jobs that fit nodes in service (running or drained), none booting or new: the
  *                           scheduler can start them now
+ * @param reservation        the jobs the scheduler's backfilling would hold behind a reservation, left out of the
+ *                           demand ({@code demand = backfill}); {@link Reservation#NONE} otherwise
  */
 public record Demand(
         int jobsConsidered,
@@ -27,7 +30,8 @@ public record Demand(
         int jobsBeyondMax,
         Set<String> placedOnExisting,
         Set<String> notPlaced,
-        Set<String> placedOnNodesUp) {
+        Set<String> placedOnNodesUp,
+        Reservation reservation) {
 
     public Demand {
         nodesInUse = Set.copyOf(nodesInUse);
@@ -36,10 +40,35 @@ public record Demand(
         placedOnExisting = Set.copyOf(placedOnExisting);
         notPlaced = Set.copyOf(notPlaced);
         placedOnNodesUp = Set.copyOf(placedOnNodesUp);
+        reservation = reservation == null ? Reservation.NONE : reservation;
+    }
+
+    public Demand(int jobsConsidered, int newNodes, Set<String> nodesInUse, Set<String> drainsToCancel,
+            List<Unsatisfiable> unsatisfiable, int jobsBeyondMax, Set<String> placedOnExisting, Set<String> notPlaced,
+            Set<String> placedOnNodesUp) {
+        this(jobsConsidered, newNodes, nodesInUse, drainsToCancel, unsatisfiable, jobsBeyondMax, placedOnExisting,
+                notPlaced, placedOnNodesUp, Reservation.NONE);
     }
 
     public static Demand none() {
         return new Demand(0, 0, Set.of(), Set.of(), List.of(), 0, Set.of(), Set.of(), Set.of());
+    }
+
+    /**
+     * The queued jobs the scheduler would not start now even with every node of the pool up, as its EASY backfilling
+     * plans ({@link BackfillForecast}).
+     *
+     * @param forJob the first job in queue order that does not fit, for which the scheduler reserves CPUs; null when
+     *               every job would start
+     * @param at     when its reservation begins, or null when no foreseeable end frees enough for it
+     * @param held   the jobs held back, {@code forJob} among them
+     */
+    public record Reservation(String forJob, Instant at, Set<String> held) {
+        public static final Reservation NONE = new Reservation(null, null, Set.of());
+
+        public Reservation {
+            held = Set.copyOf(held);
+        }
     }
 
     public record Unsatisfiable(String jobId, String reason) {

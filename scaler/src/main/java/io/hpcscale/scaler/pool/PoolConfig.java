@@ -34,6 +34,8 @@ import java.util.Objects;
  *                                  null when {@code idleTimeout} is fixed
  * @param warm                      started, idle nodes the pool keeps beyond what queued jobs need, so that the next
  *                                  jobs start without waiting for a boot, at all hours or more in scheduled windows
+ * @param demand                    which queued jobs count as demand: every one that fits, or only those the
+ *                                  scheduler's backfilling would start now with every node of the pool up
  */
 public record PoolConfig(
         String name,
@@ -60,7 +62,8 @@ public record PoolConfig(
         OrphanPolicy orphans,
         boolean healthChecked,
         AdaptiveIdle adaptiveIdle,
-        WarmSchedule warm) {
+        WarmSchedule warm,
+        DemandModel demand) {
 
     /** The bounds within which an adaptive idle timeout is chosen. */
     public record AdaptiveIdle(Duration min, Duration max) {
@@ -82,6 +85,7 @@ public record PoolConfig(
         fallbacks = List.copyOf(fallbacks);
         decisions = List.copyOf(decisions);
         Objects.requireNonNull(warm, "warm");
+        Objects.requireNonNull(demand, "demand");
         if (min < 0 || max < min) {
             throw new IllegalArgumentException("pool " + name + ": need 0 <= min <= max, have min " + min
                     + " and max " + max);
@@ -108,6 +112,6 @@ public record PoolConfig(
         return new PoolConfig(name, shapeSettings, shapeSettings.over(fromProvider), min, max, idleTimeout,
                 bootTimeout, countHeldJobs, stopAction, maxStartPerCycle, maxStopPerCycle, bootFailuresBeforeBackoff,
                 capacityBackoff, followPowerRequests, fallbacks, fixedTarget, evictionBackoff, decisions, matching,
-                gangTimeout, protection, orphans, healthChecked, adaptiveIdle, warm);
+                gangTimeout, protection, orphans, healthChecked, adaptiveIdle, warm, demand);
     }
 }

@@ -37,6 +37,7 @@ public final class PoolConfigs {
     private static final String FOLLOW_POWER_REQUESTS = "followPowerRequests";
     private static final String FORMER_FOLLOW_POWER_REQUESTS = "slurmPowerSaving";
     private static final String WARM_SCHEDULE = "warmSchedule";
+    private static final String DEMAND = "demand";
     private static final String WARM_SCHEDULE_ZONE = "warmScheduleZone";
     private static final AtomicBoolean warnedFormerName = new AtomicBoolean();
     /** Properties that follow from others: whether the node is in a placement group, and the pool's own name. */
@@ -109,7 +110,7 @@ public final class PoolConfigs {
                     new Protection(pool.intValue("protectAfter"), pool.duration("protectProbeAfter")),
                     new OrphanPolicy(pool.duration("orphanAfter"), pool.bool("stopOrphans")),
                     pool.optionalString("healthCheck").isPresent(), adaptiveIdle(pool, problems),
-                    warm(pool, max, problems)));
+                    warm(pool, max, problems), DemandModel.fromSetting(pool.string(DEMAND))));
             boolean decidesItsOwnCount = "fixed".equals(pool.string("target")) || followsPowerRequests;
             if (decidesItsOwnCount && (pool.intValue("warm") > 0 || pool.isSet(WARM_SCHEDULE)
                     || "adaptive".equals(pool.string("idlePolicy")))) {
@@ -140,6 +141,9 @@ public final class PoolConfigs {
                         + pool.key(FOLLOW_POWER_REQUESTS) + " = true: Slurm powers nodes up for jobs at once and "
                         + "expects each to boot and register; use stopAction = deallocate");
             }
+            if (DemandModel.BACKFILL.setting().equals(pool.string(DEMAND))) {
+                backfillProblems(pool, groups, followsPowerRequests).ifPresent(problems::add);
+            }
             if (followsPowerRequests && (groups.isFallback(name) || groups.group(name).size() > 1)) {
                 problems.add(pool.key(FOLLOW_POWER_REQUESTS) + " = true cannot be combined with fallback pools: the "
                         + "scheduler chooses which nodes to resume, so there is nothing for a fallback to take over");
@@ -149,6 +153,26 @@ public final class PoolConfigs {
             throw new ConfigException(problems);
         }
         return pools;
+    }
+
+    /**
+     * Why {@code demand = backfill} does not apply to the pool, if it does not: the forecast is of one scheduler's
+     * reservations over one pool's nodes.
+     */
+    private static Optional<String> backfillProblems(PoolSettings pool, PoolGroups groups,
+            boolean followsPowerRequests) {
+        String setting = pool.key(DEMAND) + " = backfill";
+        if ("fixed".equals(pool.string("target")) || followsPowerRequests) {
+            return Optional.of(setting + " applies to a pool that follows its queued jobs; " + ("fixed".equals(
+                    pool.string("target")) ? pool.key("target") + " = fixed keeps the count it is given"
+                    : pool.key(FOLLOW_POWER_REQUESTS) + " = true lets the scheduler decide which nodes run, from its "
+                    + "own reservations") + ": remove it");
+        }
+        if (groups.isFallback(pool.name()) || groups.group(pool.name()).size() > 1) {
+            return Optional.of(setting + " cannot be combined with fallback pools: the scheduler reserves nodes across "
+                    + "every pool of the queue, and the forecast sees one pool's; remove it or the fallbacks");
+        }
+        return Optional.empty();
     }
 
     /**

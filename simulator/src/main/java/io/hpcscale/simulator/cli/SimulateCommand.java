@@ -3,6 +3,7 @@ package io.hpcscale.simulator.cli;
 import io.hpcscale.common.cli.Cli;
 import io.hpcscale.common.config.Durations;
 import io.hpcscale.common.logging.LogLevels;
+import io.hpcscale.scaler.pool.DemandModel;
 import io.hpcscale.simulator.replay.BootTimes;
 import io.hpcscale.simulator.replay.DurationText;
 import io.hpcscale.simulator.replay.NodeHourPrice;
@@ -67,6 +68,12 @@ final class SimulateCommand implements Callable<Integer> {
             + "fixed (1m) or uniform in a range (40s-2m). Azure publishes no resume time: measure one. The other "
             + "policies deallocate, as they do (default: hpcscale deallocates too).")
     private String resumeTime;
+
+    @Option(names = "--demand", paramLabel = "MODEL", defaultValue = "queued", description = "hpcscale's pool "
+            + "setting demand: queued (every queued job that fits starts nodes) or backfill (only those the "
+            + "scheduler's EASY backfilling would start with every node up, from the jobs' requested times) "
+            + "(default: ${DEFAULT-VALUE}).")
+    private String demand;
 
     @Option(names = "--evictions", paramLabel = "RATE", defaultValue = "0",
             description = "Spot evictions per running instance-hour (default: ${DEFAULT-VALUE}).")
@@ -181,7 +188,7 @@ final class SimulateCommand implements Callable<Integer> {
                     Durations.parse(agentQuickInterval), Durations.parse(scalerQuickInterval), Duration.ofMinutes(10),
                     staticSizes == null ? List.of(nodes) : staticSizes, target, Durations.parse(idleMin),
                     Durations.parse(idleMax), warm, warmSchedule, warmScheduleZone,
-                    resumeTime == null ? null : BootTimes.parse(resumeTime));
+                    resumeTime == null ? null : BootTimes.parse(resumeTime), demandModel());
             selection = new Simulation.Selection(limit, from == null ? null : Durations.parse(from),
                     to == null ? null : Durations.parse(to));
         } catch (IllegalArgumentException e) {
@@ -295,6 +302,14 @@ final class SimulateCommand implements Callable<Integer> {
         return Cli.CONFIG_ERROR;
     }
 
+    private DemandModel demandModel() {
+        try {
+            return DemandModel.fromSetting(demand);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--demand is '" + demand + "': give queued or backfill");
+        }
+    }
+
     private static String describe(SimulationSettings s) {
         return String.format(java.util.Locale.ROOT, "%d nodes of %d CPU(s), boot %s, evictions %s/instance-hour, "
                 + "quota %s, seed %d; hpcscale: %s, min %d, idle timeout %s%s, step limits %d up / %d down, quick "
@@ -305,7 +320,8 @@ final class SimulateCommand implements Callable<Integer> {
                 Durations.format(s.idleTimeout()),
                 (s.warm() > 0 ? ", warm " + s.warm() : "") + (s.warmSchedule() == null ? ""
                         : ", warm schedule " + s.warmSchedule())
-                        + (s.resumeTimes() == null ? "" : ", hibernates (resume " + s.resumeTimes() + ")"),
+                        + (s.resumeTimes() == null ? "" : ", hibernates (resume " + s.resumeTimes() + ")")
+                        + (s.demand() == DemandModel.QUEUED ? "" : ", demand " + s.demand().setting()),
                 s.maxStartPerCycle(), s.maxStopPerCycle(), quick(s.agentQuickInterval()),
                 quick(s.scalerQuickInterval()));
     }

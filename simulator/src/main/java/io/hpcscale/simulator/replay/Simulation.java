@@ -139,7 +139,8 @@ public final class Simulation {
                 "maxStopPerCycle", Integer.toString(settings.maxStopPerCycle()),
                 "warm", Integer.toString(settings.warm()),
                 "target", settings.fixedTarget() == null ? "demand" : "fixed",
-                "stopAction", settings.resumeTimes() == null ? "deallocate" : "hibernate"));
+                "stopAction", settings.resumeTimes() == null ? "deallocate" : "hibernate",
+                "demand", settings.demand().setting()));
         if (settings.warmSchedule() != null) {
             values.put("warmSchedule", settings.warmSchedule());
             values.put("warmScheduleZone", zone);

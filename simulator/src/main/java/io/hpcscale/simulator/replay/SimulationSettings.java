@@ -3,6 +3,7 @@ package io.hpcscale.simulator.replay;
 import io.hpcscale.common.config.ConfigCatalog;
 import io.hpcscale.common.config.ConfigException;
 import io.hpcscale.common.config.Durations;
+import io.hpcscale.scaler.pool.DemandModel;
 import io.hpcscale.scaler.pool.PoolConfigs;
 import io.hpcscale.scaler.pool.VmShape;
 import java.time.Duration;
@@ -35,6 +36,8 @@ import java.util.Map;
  * @param resumeTimes             hpcscale's pool stops with {@code stopAction = hibernate}, and a hibernated
  *                                instance resumes in this time rather than booting; null: it deallocates, as the
  *                                peers do
+ * @param demand                  hpcscale's pool setting: every queued job is demand, or only those the scheduler's
+ *                                backfilling would start with every node up
  */
 public record SimulationSettings(
         int cpusPerNode,
@@ -59,7 +62,8 @@ public record SimulationSettings(
         int warm,
         String warmSchedule,
         String warmScheduleZone,
-        BootTimes resumeTimes) {
+        BootTimes resumeTimes,
+        DemandModel demand) {
 
     public SimulationSettings {
         staticSizes = List.copyOf(staticSizes);
@@ -81,6 +85,10 @@ public record SimulationSettings(
         }
         if (idleTimeoutMin.compareTo(idleTimeoutMax) > 0) {
             throw new IllegalArgumentException("--idle-min must not be more than --idle-max");
+        }
+        if (demand == DemandModel.BACKFILL && fixedTarget != null) {
+            throw new IllegalArgumentException("--demand backfill is for a pool that follows its jobs; with --target "
+                    + "the pool keeps its count");
         }
         if (fixedTarget != null && (fixedTarget < 0 || fixedTarget > maxNodes)) {
             throw new IllegalArgumentException("--target must be between 0 and the pool's " + maxNodes + " nodes");
@@ -107,7 +115,7 @@ public record SimulationSettings(
         return new SimulationSettings(cpusPerNode, nodes, bootTimes, 0, null, seed, min,
                 idleTimeout, maxStartPerCycle, maxStopPerCycle, agentInterval, scalerInterval, agentQuickInterval,
                 scalerQuickInterval, pintaInterval, List.of(nodes), null, idleTimeoutMin, idleTimeoutMax, warm,
-                warmSchedule, warmScheduleZone, resumeTimes);
+                warmSchedule, warmScheduleZone, resumeTimes, demand);
     }
 
     /** These settings with a trace's processors mapped to nodes of this many. */
@@ -115,7 +123,7 @@ public record SimulationSettings(
         return new SimulationSettings(cpus, maxNodes, bootTimes, evictionsPerInstanceHour, quota, seed, min,
                 idleTimeout, maxStartPerCycle, maxStopPerCycle, agentInterval, scalerInterval, agentQuickInterval,
                 scalerQuickInterval, pintaInterval, staticSizes, fixedTarget, idleTimeoutMin, idleTimeoutMax, warm,
-                warmSchedule, warmScheduleZone, resumeTimes);
+                warmSchedule, warmScheduleZone, resumeTimes, demand);
     }
 
     /** The simulate command's defaults, with hpcscale's pool at the pool settings' defaults. */
@@ -131,6 +139,7 @@ public record SimulationSettings(
                 Durations.parse(catalog.require("scaler.quickInterval").defaultValue()), Duration.ofMinutes(10),
                 List.of(maxNodes), null, Durations.parse(catalog.require("pool.<name>.idleTimeoutMin").defaultValue()),
                 Durations.parse(catalog.require("pool.<name>.idleTimeoutMax").defaultValue()),
-                Integer.parseInt(catalog.require("pool.<name>.warm").defaultValue()), null, null, null);
+                Integer.parseInt(catalog.require("pool.<name>.warm").defaultValue()), null, null, null,
+                DemandModel.fromSetting(catalog.require("pool.<name>.demand").defaultValue()));
     }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.hpcscale.scaler.pool.DemandModel;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,7 +30,7 @@ class SimulationTest {
         return new SimulationSettings(1, 256, BootTimes.parse(boot), evictions, null, seed, 0, Duration.ofMinutes(5),
                 100, 10, Duration.ofMinutes(2), Duration.ofMinutes(1), Duration.ofSeconds(10), Duration.ofSeconds(5),
                 Duration.ofMinutes(10), List.of(256, 64), null, Duration.ofMinutes(1), Duration.ofMinutes(30), 0,
-                null, null, null);
+                null, null, null, DemandModel.QUEUED);
     }
 
     private static boolean finishedAll(PolicyResult result, int jobs) {
@@ -38,10 +39,15 @@ class SimulationTest {
 
     /** {@code base} on a machine of 4 nodes, with a warm schedule and a resume time (either may be null). */
     private static SimulationSettings onFourNodes(SimulationSettings base, String warmSchedule, BootTimes resume) {
+        return onFourNodes(base, warmSchedule, resume, DemandModel.QUEUED);
+    }
+
+    private static SimulationSettings onFourNodes(SimulationSettings base, String warmSchedule, BootTimes resume,
+            DemandModel demand) {
         return new SimulationSettings(base.cpusPerNode(), 4, base.bootTimes(), 0, null, base.seed(), 0,
                 base.idleTimeout(), base.maxStartPerCycle(), base.maxStopPerCycle(), base.agentInterval(),
                 base.scalerInterval(), base.agentQuickInterval(), base.scalerQuickInterval(), base.pintaInterval(),
-                List.of(4), null, base.idleTimeoutMin(), base.idleTimeoutMax(), 0, warmSchedule, null, resume);
+                List.of(4), null, base.idleTimeoutMin(), base.idleTimeoutMax(), 0, warmSchedule, null, resume, demand);
     }
 
     private static Map<String, PolicyResult> byName(Simulation.Outcome outcome) {
@@ -122,7 +128,7 @@ class SimulationTest {
                 base.evictionsPerInstanceHour(), null, base.seed(), 0, base.idleTimeout(), base.maxStartPerCycle(),
                 base.maxStopPerCycle(), base.agentInterval(), base.scalerInterval(), base.agentQuickInterval(),
                 base.scalerQuickInterval(), base.pintaInterval(), List.of(64), 64, base.idleTimeoutMin(),
-                base.idleTimeoutMax(), 0, null, null, null);
+                base.idleTimeoutMax(), 0, null, null, null, DemandModel.QUEUED);
         Simulation.Outcome outcome = Simulation.run(SwfTrace.read(LUBLIN), fixed,
                 new Simulation.Selection(300, null, null));
         PolicyResult hpcscale = byName(outcome).get("hpcscale");
@@ -206,6 +212,29 @@ class SimulationTest {
                 + after.nodeHours() + " against " + before.nodeHours());
         assertEquals(deallocated.get("pintascaler").meanWaitSeconds(),
                 hibernated.get("pintascaler").meanWaitSeconds(), "the peers deallocate either way");
+    }
+
+    @Test
+    void aPoolThatCountsOnlyWhatBackfillingWouldStartKeepsNoNodeForAJobHeldBehindAReservation() throws Exception {
+        Path trace = dir.resolve("reserved.swf");
+        // Three nodes for two hours; then a job of all four, which the scheduler reserves the two hours' end for;
+        // then a three-hour job of one node, which would delay that reservation, so EASY does not start it.
+        Files.write(trace, List.of("; MaxNodes: 4",
+                "1 0 -1 7200 3 -1 -1 3 7200 -1 1 -1 -1 -1 0 -1 -1 -1",
+                "2 60 -1 3600 4 -1 -1 4 3600 -1 1 -1 -1 -1 0 -1 -1 -1",
+                "3 120 -1 10800 1 -1 -1 1 10800 -1 1 -1 -1 -1 0 -1 -1 -1"));
+        SimulationSettings base = settings(1, 0, "3m");
+        PolicyResult queued = byName(Simulation.run(SwfTrace.read(trace), onFourNodes(base, null, null),
+                Simulation.Selection.all())).get("hpcscale");
+        PolicyResult backfill = byName(Simulation.run(SwfTrace.read(trace), onFourNodes(base, null, null,
+                DemandModel.BACKFILL), Simulation.Selection.all())).get("hpcscale");
+        assertEquals(3, backfill.jobsCompleted());
+        assertTrue(backfill.violations().isEmpty(), backfill.violations().toString());
+        // The queued job keeps the fourth node up, idle, for the two hours; held behind the reservation, it does not.
+        assertTrue(backfill.idleNodeHours() < queued.idleNodeHours() - 1.5, backfill.idleNodeHours()
+                + " against " + queued.idleNodeHours());
+        assertTrue(backfill.nodeHours() < queued.nodeHours() - 1.5, backfill.nodeHours() + " against "
+                + queued.nodeHours());
     }
 
     @Test

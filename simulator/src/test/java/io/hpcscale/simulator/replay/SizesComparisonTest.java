@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.hpcscale.scaler.pool.DemandModel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,7 +27,7 @@ class SizesComparisonTest {
         return new SimulationSettings(1, 64, BootTimes.parse("3m"), 0, null, 1, 0, Duration.ofMinutes(5), 100, 100,
                 Duration.ofMinutes(2), Duration.ofMinutes(1), Duration.ofSeconds(10), Duration.ofSeconds(5),
                 Duration.ofMinutes(10), List.of(64), null, Duration.ofMinutes(1), Duration.ofMinutes(30), 0,
-                null, null, null);
+                null, null, null, DemandModel.QUEUED);
     }
 
     private SwfTrace trace() throws Exception {

@@ -133,6 +133,11 @@ final class SoakScenario {
             if (random.nextInt(3) == 0) {
                 settings.put("stopAction", "hibernate");
             }
+            // A third count only the jobs the scheduler's backfilling would start. Drawn apart from the scenario's
+            // own draws, so that every seed found before this setting still replays as it did.
+            if (new SplittableRandom(seed + name.hashCode()).nextInt(3) == 0) {
+                settings.put("demand", "backfill");
+            }
             pools.add(PoolConfigs.withDefaults(name, new VmShape(4, 16384, 0), 6, settings));
         }
         // A scale set smaller than the pool's max makes the scaler create instances, not only start them.

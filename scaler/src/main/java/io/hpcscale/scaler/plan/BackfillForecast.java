@@ -1,0 +1,95 @@
+package io.hpcscale.scaler.plan;
+
+import io.hpcscale.common.model.JobDocument;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Which queued jobs the scheduler's EASY backfilling would not start now even with every node of the pool up
+ * ({@code pool.<name>.demand = backfill}): the first job in queue order that does not fit gets a reservation at the
+ * earliest time the running jobs' expected ends free enough CPUs for it; a later job that fits starts only if it ends
+ * before that time or leaves the reservation enough (Lifka's EASY; Slurm's {@code sched/backfill} and PBS's
+ * {@code strict_ordering} with {@code backfill} plan this way from jobs' time limits). Counted in CPUs over the whole
+ * pool at its max, so fragmentation across nodes is not seen: that errs towards starting jobs, never against.
+ *
+ * <p>What cannot be foreseen errs the same way. A running job without a limit or a start never frees its CPUs, which
+ * can only put the reservation later and let more jobs start before it; a queued job without a limit is taken to end
+ * before the reservation; a job that ran past its limit ends now.
+ */
+final class BackfillForecast {
+    /** A queued job in queue order, with the CPUs it takes of the pool. */
+    record Queued(String id, long cpus, Duration limit) {
+    }
+
+    /** CPUs that running jobs hold, and when the last of them is expected to end; null when it cannot be foreseen. */
+    record Release(long cpus, Instant at) {
+    }
+
+    private BackfillForecast() {
+    }
+
+    /**
+     * @param queue    the queued jobs in the scheduler's order; jobs that can never run in the pool left out
+     * @param roomCpus CPUs free now with every node of the pool up: free CPUs of nodes in service, booting nodes and
+     *                 those the pool may still start or add
+     * @param releases what the running jobs on the pool's nodes hold, and when they are expected to end
+     */
+    static Demand.Reservation of(List<Queued> queue, long roomCpus, List<Release> releases, Instant now) {
+        long room = roomCpus;
+        List<Release> ends = new ArrayList<>(releases.size() + queue.size());
+        for (Release release : releases) {
+            ends.add(release.at() != null && release.at().isBefore(now) ? new Release(release.cpus(), now) : release);
+        }
+        Set<String> held = new HashSet<>();
+        String reservedFor = null;
+        Instant shadow = null;
+        long extra = 0;
+        for (Queued job : queue) {
+            if (reservedFor == null) {
+                if (job.cpus() <= room) {
+                    room -= job.cpus();
+                    ends.add(new Release(job.cpus(), job.limit() == null ? null : now.plus(job.limit())));
+                    continue;
+                }
+                reservedFor = job.id();
+                held.add(job.id());
+                ends.sort(Comparator.comparing(Release::at, Comparator.nullsLast(Comparator.naturalOrder())));
+                long available = room;
+                for (Release end : ends) {
+                    if (end.at() == null) {
+                        break;
+                    }
+                    available += end.cpus();
+                    if (available >= job.cpus()) {
+                        shadow = end.at();
+                        extra = available - job.cpus();
+                        break;
+                    }
+                }
+                continue;
+            }
+            boolean endsBeforeReservation = shadow == null || job.limit() == null
+                    || !now.plus(job.limit()).isAfter(shadow);
+            if (job.cpus() <= room && (endsBeforeReservation || job.cpus() <= extra)) {
+                if (!endsBeforeReservation) {
+                    extra -= job.cpus();
+                }
+                room -= job.cpus();
+            } else {
+                held.add(job.id());
+            }
+        }
+        return reservedFor == null ? Demand.Reservation.NONE : new Demand.Reservation(reservedFor, shadow, held);
+    }
+
+    /** Queue order as both schedulers' default: first submitted first, then by id; no submission time last. */
+    static Comparator<JobDocument> queueOrder() {
+        return Comparator.comparing(JobDocument::submittedAt, Comparator.nullsLast(Comparator.naturalOrder()))
+                .thenComparing(JobDocument::schedulerId);
+    }
+}
