@@ -1,5 +1,6 @@
 package io.hpcscale.scaler.cli;
 
+import io.hpcscale.common.config.Durations;
 import io.hpcscale.common.model.Chunk;
 import io.hpcscale.common.model.JobDocument;
 import io.hpcscale.common.model.JobState;
@@ -7,6 +8,7 @@ import io.hpcscale.scaler.match.Constraint;
 import io.hpcscale.scaler.match.JobMatching;
 import io.hpcscale.scaler.match.PoolFit;
 import io.hpcscale.scaler.plan.PoolDemand;
+import io.hpcscale.scaler.pool.DemandModel;
 import io.hpcscale.scaler.run.PoolRuntime;
 import java.io.PrintWriter;
 import java.util.List;
@@ -52,7 +54,11 @@ final class JobExplanation {
             Double price = pool.pricePerHour();
             String verdict = why != null ? "no: " + why
                     : taken ? "matches and fits (a pool before it is tried first)"
-                            : "matches and fits: the job's nodes start here, unless the pool is at max or in backoff";
+                            : pool.config().demand() == DemandModel.BACKFILL
+                                    ? "matches and fits: the job's nodes start here once the scheduler's backfilling "
+                                            + "would start it, unless the pool is at max or in backoff"
+                                    : "matches and fits: the job's nodes start here, unless the pool is at max or in "
+                                            + "backoff";
             out.printf("  %-14s %-22s %-10s %s%n", pool.name(), size == null ? "" : size,
                     price == null ? "" : String.format(Locale.ROOT, "%.2f/h", price), verdict);
             taken |= why == null;
@@ -64,7 +70,8 @@ final class JobExplanation {
 
     private static String asks(JobDocument job) {
         String chunks = job.chunks().stream().map(JobExplanation::chunk).collect(Collectors.joining(" + "));
-        return chunks + "; " + job.placement() + (job.exclusive() ? ", exclusive" : "");
+        return chunks + "; " + job.placement() + (job.exclusive() ? ", exclusive" : "")
+                + (job.times().limit() == null ? "" : "; time limit " + Durations.format(job.times().limit()));
     }
 
     private static String chunk(Chunk c) {
