@@ -26,7 +26,8 @@ import org.junit.jupiter.api.Test;
  * pool's instances listed and its plan made. The cluster gets there the way a real one does, through the real agent
  * and scaler: jobs submitted, instances started and booted, jobs running on them and the rest queued. Then the same
  * with constraints on every job, as the agents write them into the jobs documents: a handful of distinct ones (a
- * cluster's queues and job scripts share them), and, the worst case, a different one on every job.
+ * cluster's queues and job scripts share them), and, the worst case, a different one on every job. Last, every pool
+ * with {@code demand = backfill}, whose forecast reads each queued job's time limit and each running job's start.
  */
 class PlannerBenchmark {
     private static final int POOLS = 1_000;
@@ -47,7 +48,7 @@ class PlannerBenchmark {
     @Test
     void scalerCycleOverOneThousandPools() throws Exception {
         SettableClock clock = new SettableClock(Instant.parse("2026-01-01T00:00:00Z"));
-        SimulatedCluster cluster = cluster(clock);
+        SimulatedCluster cluster = cluster(clock, "queued");
         Measure.report("machine: " + Measure.machine());
         measure(cluster, clock, "no constraints");
 
@@ -69,18 +70,27 @@ class PlannerBenchmark {
         measure(cluster, clock, "constraints on every job, each different");
     }
 
+    @Test
+    void scalerCycleOverOneThousandPoolsForecastingBackfill() throws Exception {
+        SettableClock clock = new SettableClock(Instant.parse("2026-01-01T00:00:00Z"));
+        SimulatedCluster cluster = cluster(clock, "backfill");
+        Measure.report("machine: " + Measure.machine());
+        measure(cluster, clock, "demand = backfill");
+    }
+
     private static JobDocument withConstraints(JobDocument job, String constraints) {
         return new JobDocument(job.id(), job.poolName(), job.schedulerId(), job.queueName(), job.status(),
                 job.nodes(), job.chunks(), job.placement(), job.exclusive(), job.submittedAt(), job.agent(),
                 job.waitingFor(), constraints);
     }
 
-    private static SimulatedCluster cluster(SettableClock clock) throws Exception {
+    private static SimulatedCluster cluster(SettableClock clock, String demand) throws Exception {
         List<PoolConfig> pools = new ArrayList<>();
         for (int p = 0; p < POOLS; p++) {
             pools.add(PoolConfigs.withDefaults(String.format("pool%04d", p), new VmShape(16, 65536, 0),
                     INSTANCES_PER_POOL, Map.of("vmSize", "Standard_HB120rs_v3", "node.location", "eastus",
-                            "resource.ib", "true", "resource.scratch", "size::1t", "resource.project", "cfd")));
+                            "resource.ib", "true", "resource.scratch", "size::1t", "resource.project", "cfd",
+                            "demand", demand)));
         }
         SimulatedCluster cluster = new SimulatedCluster(clock, new InMemoryClusterLoadStore(clock),
                 new SimulatedCluster.Spec(pools, INSTANCES_PER_POOL, Duration.ofMinutes(3), Duration.ofMinutes(6),

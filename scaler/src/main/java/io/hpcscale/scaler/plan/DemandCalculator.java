@@ -138,10 +138,7 @@ final class DemandCalculator {
         Set<String> notPlaced = new HashSet<>();
         for (JobDocument document : sortedLargestFirst(jobs)) {
             Asked job = asked(document);
-            String reason = whyItCannotMatch(document);
-            if (reason == null) {
-                reason = whyItCannotFit(job);
-            }
+            String reason = whyNever(document);
             if (reason != null) {
                 unsatisfiable.add(new Demand.Unsatisfiable(document.schedulerId(), reason));
                 notPlaced.add(document.schedulerId());
@@ -259,6 +256,12 @@ final class DemandCalculator {
         while (open.size() > openBefore) {
             open.remove(open.size() - 1);
         }
+    }
+
+    /** Why no node of the pool could ever take the job (its constraints, its chunks, its nodes), or null. */
+    String whyNever(JobDocument job) {
+        String reason = whyItCannotMatch(job);
+        return reason != null ? reason : whyItCannotFit(asked(job));
     }
 
     /** Why the pool's node does not meet the job's constraints, or null when it does. */

@@ -54,9 +54,7 @@ public final class PoolDemand {
      * against the shape, its nodes against max), or null when one could.
      */
     public static String whyNever(PoolConfig pool, PoolFit fit, JobDocument job) {
-        Demand demand = new DemandCalculator(pool.shape(), pool.max(), fit).compute(List.of(job), List.of(),
-                pool.max());
-        return demand.unsatisfiable().isEmpty() ? null : demand.unsatisfiable().get(0).reason();
+        return new DemandCalculator(pool.shape(), pool.max(), fit).whyNever(job);
     }
 
     /** @param heldBack jobs left out this cycle ({@link GangWatch}): not placed, and passed on in a group */
@@ -134,10 +132,11 @@ public final class PoolDemand {
                 releases.add(new BackfillForecast.Release(held, lastEnd(vm.jobIds(), endByJob)));
             }
         }
+        DemandCalculator calculator = new DemandCalculator(pool.shape(), pool.max(), fit);
         List<BackfillForecast.Queued> queue = new ArrayList<>();
         view.consideredJobs().stream()
                 .filter(job -> job.status() == JobState.Queued && !heldBack.contains(job.schedulerId())
-                        && whyNever(pool, fit, job) == null)
+                        && calculator.whyNever(job) == null)
                 .sorted(BackfillForecast.queueOrder())
                 .forEach(job -> queue.add(new BackfillForecast.Queued(job.schedulerId(), cpusTaken(job, fit,
                         nodeCpus), job.times().limit())));

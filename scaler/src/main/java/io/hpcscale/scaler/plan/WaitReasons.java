@@ -26,11 +26,6 @@ final class WaitReasons {
         Map<String, String> jobs = new LinkedHashMap<>();
         demand.unsatisfiable().stream().sorted(Comparator.comparing(Demand.Unsatisfiable::jobId))
                 .forEach(job -> jobs.put(job.jobId(), "pool " + pool.name() + " cannot run it: " + job.reason()));
-        Demand.Reservation reservation = demand.reservation();
-        reservation.held().stream().filter(job -> !job.equals(reservation.forJob())).sorted()
-                .forEach(job -> jobs.putIfAbsent(job, "the scheduler keeps nodes for job " + reservation.forJob()
-                        + " first and would not start this one before it: pool " + pool.name()
-                        + " starts no node for it until it would"));
         return new WaitReasonsDocument(pool.name(), poolReason(pool, memory, noted, now), jobs);
     }
 
