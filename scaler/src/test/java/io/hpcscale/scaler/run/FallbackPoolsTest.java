@@ -1,9 +1,11 @@
 package io.hpcscale.scaler.run;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hpcscale.common.config.ConfigCatalog;
+import io.hpcscale.common.config.ConfigException;
 import io.hpcscale.common.config.ConfigLoader;
 import io.hpcscale.common.model.CosmosIds;
 import io.hpcscale.common.model.DocumentKey;
@@ -55,6 +57,13 @@ class FallbackPoolsTest {
         Map<String, PoolConfig> pools = PoolConfigs.fromSettings(new ConfigLoader(ConfigCatalog.installed())
                 .fromMap(values, Programs.SCALER));
         return pools.values().toArray(PoolConfig[]::new);
+    }
+
+    @Test
+    void aGroupOfPoolsCannotForecastBackfillForOneOfThem() {
+        ConfigException e = assertThrows(ConfigException.class, () -> group(4, 4, "pool.b.demand", "backfill"));
+        assertTrue(e.getMessage().contains("pool.b.demand = backfill cannot be combined with fallback pools"),
+                e.getMessage());
     }
 
     private Scaler scaler(PoolConfig... pools) {
