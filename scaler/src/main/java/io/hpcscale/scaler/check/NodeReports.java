@@ -2,6 +2,7 @@ package io.hpcscale.scaler.check;
 
 import io.hpcscale.common.model.AgentDocument;
 import io.hpcscale.common.model.DocumentType;
+import io.hpcscale.common.model.JobDocument;
 import io.hpcscale.common.model.VmDocument;
 import io.hpcscale.common.store.ClusterLoadStore;
 import io.hpcscale.common.store.DocumentStore;
@@ -10,7 +11,7 @@ import java.util.List;
 import java.util.function.Supplier;
 
 /**
- * The nodes the agent reports in each pool, read from the store the configuration names. The store is opened on
+ * The nodes and jobs the agent reports in each pool, read from the store the configuration names. The store is opened on
  * first use and once only: a store that cannot be opened fails each pool's read the same way, which {@code check}
  * reports as a finding rather than ending.
  */
@@ -27,6 +28,11 @@ public final class NodeReports implements AutoCloseable {
     /** @throws StoreException saying which store could not be opened or read, and why */
     public synchronized List<VmDocument> inPool(String pool) {
         return new DocumentStore(open()).inPool(DocumentType.VMS, pool, VmDocument.class);
+    }
+
+    /** @throws StoreException saying which store could not be opened or read, and why */
+    public synchronized List<JobDocument> jobsInPool(String pool) {
+        return new DocumentStore(open()).inPool(DocumentType.JOBS, pool, JobDocument.class);
     }
 
     /**

@@ -9,6 +9,7 @@ import io.hpcscale.scaler.check.Finding;
 import io.hpcscale.scaler.check.NodeMatch;
 import io.hpcscale.scaler.check.NodeReports;
 import io.hpcscale.scaler.check.PoolCheck;
+import io.hpcscale.scaler.check.TimeLimits;
 import io.hpcscale.scaler.cloud.CallGate;
 import io.hpcscale.scaler.cloud.CloudException;
 import io.hpcscale.scaler.cloud.CloudModule;
@@ -18,6 +19,7 @@ import io.hpcscale.scaler.cloud.Instance;
 import io.hpcscale.scaler.cloud.PowerState;
 import io.hpcscale.scaler.cloud.SimulatedCloud;
 import io.hpcscale.scaler.plan.CustomDecisions;
+import io.hpcscale.scaler.pool.DemandModel;
 import io.hpcscale.scaler.pool.PoolConfig;
 import io.hpcscale.scaler.pool.PoolConfigs;
 import io.hpcscale.scaler.plan.Words;
@@ -117,6 +119,9 @@ final class ConfigurationCheck implements AutoCloseable {
             }
             findings.addAll(NodeMatch.compare(name, provider.describe(), naming(name), instances,
                     nodes.inPool(name)));
+            if (configs.get(name).demand() == DemandModel.BACKFILL) {
+                findings.add(TimeLimits.of(name, nodes.jobsInPool(name)));
+            }
         } catch (StoreException e) {
             findings.add(Finding.problem("nodes: the nodes the agent reports cannot be read, so they are not "
                     + "compared with the instances: " + e.getMessage() + " (store.type = "
