@@ -17,17 +17,24 @@ import java.util.Set;
  * {@code strict_ordering} with {@code backfill} plan this way from jobs' time limits). Counted in CPUs over the whole
  * pool at its max, so fragmentation across nodes is not seen: that errs towards starting jobs, never against.
  *
- * <p>What cannot be foreseen errs the same way. A running job without a limit or a start never frees its CPUs, which
- * can only put the reservation later and let more jobs start before it; a queued job without a limit is taken to end
- * before the reservation; a job that ran past its limit ends now.
+ * <p>What cannot be foreseen errs the same way. CPUs whose end is not known exactly (a running job without a limit or
+ * a start, a node shared by jobs ending at different times) free at the latest time they might, which can only put
+ * the reservation later, so that more jobs end before it; and they count as spare for the reservation, as they may
+ * be free by its true time, so that no job is held that the reservation might leave room for. A queued job without a
+ * limit is taken to end before the reservation; a job that ran past its limit ends now.
  */
 final class BackfillForecast {
     /** A queued job in queue order, with the CPUs it takes of the pool. */
     record Queued(String id, long cpus, Duration limit) {
     }
 
-    /** CPUs that running jobs hold, and when the last of them is expected to end; null when it cannot be foreseen. */
-    record Release(long cpus, Instant at) {
+    /**
+     * CPUs that running jobs hold, and when the last of them is expected to end.
+     *
+     * @param at    the latest time they free, or null when that cannot be foreseen
+     * @param exact all of them free at {@code at}: one job's, whose end is known
+     */
+    record Release(long cpus, Instant at, boolean exact) {
     }
 
     private BackfillForecast() {
@@ -43,7 +50,8 @@ final class BackfillForecast {
         long room = roomCpus;
         List<Release> ends = new ArrayList<>(releases.size() + queue.size());
         for (Release release : releases) {
-            ends.add(release.at() != null && release.at().isBefore(now) ? new Release(release.cpus(), now) : release);
+            ends.add(release.at() != null && release.at().isBefore(now)
+                    ? new Release(release.cpus(), now, release.exact()) : release);
         }
         Set<String> held = new HashSet<>();
         String reservedFor = null;
@@ -53,24 +61,14 @@ final class BackfillForecast {
             if (reservedFor == null) {
                 if (job.cpus() <= room) {
                     room -= job.cpus();
-                    ends.add(new Release(job.cpus(), job.limit() == null ? null : now.plus(job.limit())));
+                    ends.add(job.limit() == null ? new Release(job.cpus(), null, false)
+                            : new Release(job.cpus(), now.plus(job.limit()), true));
                     continue;
                 }
                 reservedFor = job.id();
                 held.add(job.id());
-                ends.sort(Comparator.comparing(Release::at, Comparator.nullsLast(Comparator.naturalOrder())));
-                long available = room;
-                for (Release end : ends) {
-                    if (end.at() == null) {
-                        break;
-                    }
-                    available += end.cpus();
-                    if (available >= job.cpus()) {
-                        shadow = end.at();
-                        extra = available - job.cpus();
-                        break;
-                    }
-                }
+                shadow = reservationTime(ends, room, job.cpus());
+                extra = shadow == null ? 0 : spareAt(ends, room, job.cpus(), shadow);
                 continue;
             }
             boolean endsBeforeReservation = shadow == null || job.limit() == null
@@ -85,6 +83,38 @@ final class BackfillForecast {
             }
         }
         return reservedFor == null ? Demand.Reservation.NONE : new Demand.Reservation(reservedFor, shadow, held);
+    }
+
+    /** The earliest time the ends free enough CPUs for the job, each at its latest; null when none does. */
+    private static Instant reservationTime(List<Release> ends, long room, long cpus) {
+        ends.sort(Comparator.comparing(Release::at, Comparator.nullsLast(Comparator.naturalOrder())));
+        long available = room;
+        for (Release end : ends) {
+            if (end.at() == null) {
+                return null;
+            }
+            available += end.cpus();
+            if (available >= cpus) {
+                return end.at();
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The most CPUs the reservation may leave spare: those free at its time beyond what the job needs, and those whose
+     * end is not known exactly and may be free by then.
+     */
+    private static long spareAt(List<Release> ends, long room, long cpus, Instant reservation) {
+        long spare = room - cpus;
+        for (Release end : ends) {
+            if (end.at() != null && !end.at().isAfter(reservation)) {
+                spare += end.cpus();
+            } else if (!end.exact()) {
+                spare += end.cpus();
+            }
+        }
+        return spare;
     }
 
     /** Queue order as both schedulers' default: first submitted first, then by id; no submission time last. */

@@ -129,7 +129,8 @@ public final class PoolDemand {
             int total = vm.cpusTotal() > 0 ? vm.cpusTotal() : nodeCpus;
             long held = vm.exclusive() ? total : Math.min(total, vm.cpusUsed());
             if (held > 0) {
-                releases.add(new BackfillForecast.Release(held, lastEnd(vm.jobIds(), endByJob)));
+                Instant end = lastEnd(vm.jobIds(), endByJob);
+                releases.add(new BackfillForecast.Release(held, end, end != null && vm.jobIds().size() == 1));
             }
         }
         DemandCalculator calculator = new DemandCalculator(pool.shape(), pool.max(), fit);
