@@ -128,8 +128,17 @@ final class PbsJobParser {
                 queues.sharing().exclusive(queue, place.sharing()),
                 PbsTime.parse(Optional.ofNullable(attributes.get("qtime")).orElse(attributes.get("ctime")),
                         serverZone), hosts, null, PbsAsks.of(select, resources, attributes.get("Job_Owner")),
-                new JobTimes(PbsDuration.parse(list.text("walltime")),
-                        state == JobState.Running ? PbsTime.parse(attributes.get("stime"), serverZone) : null)));
+                new JobTimes(PbsDuration.parse(list.text("walltime")), runsOnItsClock(stateLetter)
+                        ? PbsTime.parse(attributes.get("stime"), serverZone) : null)));
+    }
+
+    /**
+     * Running or exiting: its walltime runs from its start. A suspended job's does not while it is suspended, so its
+     * end cannot be told from its start.
+     */
+    private static boolean runsOnItsClock(String stateLetter) {
+        String letter = stateLetter.trim();
+        return letter.equals("R") || letter.equals("E");
     }
 
     private static boolean isArrayParent(String id, String state, Map<String, String> attributes) {

@@ -18,7 +18,8 @@ class PbsDurationTest {
 
     @Test
     void whatIsNotADurationIsNone() {
-        for (String text : new String[] {null, "", "1:2:3:4", "ten", "-5", "1:-2:00"}) {
+        for (String text : new String[] {null, "", "1:2:3:4", "ten", "-5", "1:-2:00", "5d", "0x10p0", "5:",
+                "99999999999999999999", "9223372036854775807:00:00"}) {
             assertNull(PbsDuration.parse(text), String.valueOf(text));
         }
     }

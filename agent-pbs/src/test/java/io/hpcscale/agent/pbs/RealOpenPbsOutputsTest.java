@@ -68,6 +68,7 @@ class RealOpenPbsOutputsTest {
                 "no walltime asked: its end cannot be foreseen");
         assertEquals(new JobTimes(Duration.ofHours(1), null), jobs.get("16.vm").times(), "held, never started");
         assertEquals(JobTimes.UNKNOWN, jobs.get("10.vm").times());
+        assertEquals(JobTimes.UNKNOWN, jobs.get("9.vm").times(), "suspended: its walltime stopped running");
     }
 
     @Test

@@ -298,15 +298,9 @@ final class SlurmJsonReader {
         return value == null || value.isNull() || value.isContainerNode() ? null : value.asText();
     }
 
-    /**
-     * Seconds since 1970 as Slurm prints them: a number (22.05), or {@code {"set", "infinite", "number"}} (23.02 and
-     * later); null when unset, or not a time at all.
-     */
+    /** Seconds since 1970 as Slurm prints them; null when unset, or not a time at all. */
     private static Instant time(JsonNode json, String field) {
         JsonNode value = json.get(field);
-        if (value != null && value.isObject()) {
-            value = value.path("set").asBoolean(false) ? value.get("number") : null;
-        }
         return value != null && value.canConvertToLong() ? EpochSeconds.toInstant(value.asLong()) : null;
     }
 

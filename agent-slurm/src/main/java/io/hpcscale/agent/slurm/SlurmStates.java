@@ -69,7 +69,9 @@ final class SlurmStates {
                 List.of(new Chunk(nodes, cpusPerNode, memoryPerNode, gpusPerNode)), nodes,
                 nodes > 1 ? Placement.scatter : Placement.pack, job.exclusive(), job.submittedAt(), hosts, null,
                 SlurmAsks.of(job.features(), gres(job), job.licenses()),
-                new JobTimes(job.timeLimit(), status == JobState.Running ? job.startTime() : null)));
+                // A suspended job's time limit stops running while it is suspended: its end cannot be told.
+                new JobTimes(job.timeLimit(), status == JobState.Running && !state.equals("SUSPENDED")
+                        ? job.startTime() : null)));
     }
 
     private static String gres(SlurmJob job) {

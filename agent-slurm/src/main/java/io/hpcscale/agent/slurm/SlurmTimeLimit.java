@@ -6,8 +6,8 @@ import java.time.Duration;
 /**
  * A job's time limit as squeue prints it. In {@code -o %l}: {@code [days-]hours:minutes:seconds},
  * {@code minutes:seconds}, or {@code UNLIMITED} / {@code NOT_SET} (Slurm's {@code mins2time_str}; the fixtures of
- * Slurm 22.05 show {@code 10:00} and {@code UNLIMITED}). In {@code --json}: minutes, as a number (22.05, null when
- * unlimited) or as {@code {"set", "infinite", "number"}} (23.02 and later).
+ * Slurm 22.05 show {@code 10:00} and {@code UNLIMITED}). In {@code --json} (the formats of 21.08 and 22.05 the
+ * agent reads): minutes, null when unlimited.
  */
 final class SlurmTimeLimit {
     private SlurmTimeLimit() {
@@ -40,21 +40,8 @@ final class SlurmTimeLimit {
     }
 
     /** The limit of a job's {@code time_limit} in squeue's JSON, or null for none or unlimited. */
-    static Duration fromJson(JsonNode value) {
-        if (value == null || value.isNull()) {
-            return null;
-        }
-        if (value.isObject()) {
-            if (!value.path("set").asBoolean(false) || value.path("infinite").asBoolean(false)) {
-                return null;
-            }
-            return minutes(value.get("number"));
-        }
-        return minutes(value);
-    }
-
-    private static Duration minutes(JsonNode number) {
-        return number != null && number.canConvertToLong() && number.asLong() >= 0
-                ? Duration.ofMinutes(number.asLong()) : null;
+    static Duration fromJson(JsonNode minutes) {
+        return minutes != null && minutes.canConvertToLong() && minutes.asLong() >= 0
+                ? Duration.ofMinutes(minutes.asLong()) : null;
     }
 }

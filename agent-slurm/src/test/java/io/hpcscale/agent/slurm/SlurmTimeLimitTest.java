@@ -26,13 +26,10 @@ class SlurmTimeLimitTest {
     }
 
     @Test
-    void readsBothJsonShapes() throws Exception {
+    void readsJsonMinutesAndTakesNullAsNone() throws Exception {
         assertEquals(Duration.ofMinutes(10), SlurmTimeLimit.fromJson(JSON.readTree("10")), "22.05");
-        assertEquals(Duration.ofMinutes(60),
-                SlurmTimeLimit.fromJson(JSON.readTree("{\"set\":true,\"infinite\":false,\"number\":60}")), "23.02");
-        assertNull(SlurmTimeLimit.fromJson(JSON.readTree("{\"set\":true,\"infinite\":true,\"number\":0}")));
-        assertNull(SlurmTimeLimit.fromJson(JSON.readTree("{\"set\":false,\"infinite\":false,\"number\":0}")));
         assertNull(SlurmTimeLimit.fromJson(JSON.readTree("null")));
+        assertNull(SlurmTimeLimit.fromJson(JSON.readTree("\"UNLIMITED\"")));
         assertNull(SlurmTimeLimit.fromJson(null));
     }
 }

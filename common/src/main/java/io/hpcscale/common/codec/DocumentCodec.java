@@ -230,12 +230,16 @@ public final class DocumentCodec {
     }
 
     private static JobTimes jobTimes(FieldReader fields) {
-        long limitSeconds = fields.number(Fields.TIME_LIMIT_SECONDS, -1);
-        if (limitSeconds < -1) {
-            throw fields.fail(Fields.TIME_LIMIT_SECONDS, "is negative: " + limitSeconds);
+        JsonNode limit = fields.node(Fields.TIME_LIMIT_SECONDS);
+        Duration limitTime = null;
+        if (limit != null && !limit.isNull()) {
+            long seconds = fields.number(Fields.TIME_LIMIT_SECONDS, 0);
+            if (seconds < 0) {
+                throw fields.fail(Fields.TIME_LIMIT_SECONDS, "is negative: " + seconds);
+            }
+            limitTime = Duration.ofSeconds(seconds);
         }
-        return new JobTimes(limitSeconds == -1 ? null : Duration.ofSeconds(limitSeconds),
-                fields.instant(Fields.STARTED_AT));
+        return new JobTimes(limitTime, fields.instant(Fields.STARTED_AT));
     }
 
     private static void encodeVm(VmDocument vm, ObjectNode json) {

@@ -119,7 +119,7 @@ class DocumentCodecTest {
         assertEquals(null, codec.encode(job()).get("TimeLimitSeconds"));
         assertEquals(null, codec.encode(job()).get("StartedAt"));
         assertEquals(JobTimes.UNKNOWN, ((JobDocument) codec.decode(codec.encode(job()))).times());
-        json.put("TimeLimitSeconds", -5);
+        json.put("TimeLimitSeconds", -1);
         DocumentFormatException e = assertThrows(DocumentFormatException.class, () -> codec.decode(json));
         assertTrue(e.getMessage().contains("TimeLimitSeconds"), e.getMessage());
     }

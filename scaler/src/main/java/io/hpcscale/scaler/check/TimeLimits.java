@@ -31,10 +31,12 @@ public final class TimeLimits {
         String counts = "demand = backfill: " + queuedWithLimit + " of " + Words.count(queued, "queued job")
                 + " and " + runningWithEnd + " of " + Words.count(running, "running job") + " in pool " + pool
                 + " give a time limit";
-        if (queued + running > 0 && queuedWithLimit + runningWithEnd == 0) {
-            return Finding.problem("jobs: " + counts + ", so every queued job counts as demand, as with demand = "
-                    + "queued. Have jobs ask for one (Slurm --time, PBS -l walltime) or give the queue a default "
-                    + "(Slurm's partition DefaultTime, PBS's resources_default.walltime)");
+        if ((queued > 0 && queuedWithLimit == 0) || (running > 0 && runningWithEnd == 0)) {
+            return Finding.problem("jobs: " + counts + ", so " + (queued > 0 && queuedWithLimit == 0
+                    ? "every queued job counts as demand" : "no reservation can be foreseen, and every queued job "
+                    + "that fits counts as demand") + ", as with demand = queued. Have jobs ask for one (Slurm --time, "
+                    + "PBS -l walltime) or give the queue a default (Slurm's partition DefaultTime, PBS's "
+                    + "resources_default.walltime)");
         }
         return Finding.ok("jobs: " + counts + (queuedWithLimit < queued ? "; a queued job without one counts as "
                 + "demand whenever it fits" : ""));

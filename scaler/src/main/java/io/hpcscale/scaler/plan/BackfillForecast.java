@@ -45,8 +45,10 @@ final class BackfillForecast {
      * @param roomCpus CPUs free now with every node of the pool up: free CPUs of nodes in service, booting nodes and
      *                 those the pool may still start or add
      * @param releases what the running jobs on the pool's nodes hold, and when they are expected to end
+     * @param window   how far ahead the scheduler plans: a reservation later than this holds back only its own job
      */
-    static Demand.Reservation of(List<Queued> queue, long roomCpus, List<Release> releases, Instant now) {
+    static Demand.Reservation of(List<Queued> queue, long roomCpus, List<Release> releases, Instant now,
+            Duration window) {
         long room = roomCpus;
         List<Release> ends = new ArrayList<>(releases.size() + queue.size());
         for (Release release : releases) {
@@ -68,6 +70,9 @@ final class BackfillForecast {
                 reservedFor = job.id();
                 held.add(job.id());
                 shadow = reservationTime(ends, room, job.cpus());
+                if (shadow != null && shadow.isAfter(now.plus(window))) {
+                    shadow = null;
+                }
                 extra = shadow == null ? 0 : spareAt(ends, room, job.cpus(), shadow);
                 continue;
             }
@@ -82,7 +87,7 @@ final class BackfillForecast {
                 held.add(job.id());
             }
         }
-        return reservedFor == null ? Demand.Reservation.NONE : new Demand.Reservation(reservedFor, shadow, held);
+        return reservedFor == null ? Demand.Reservation.NONE : new Demand.Reservation(reservedFor, held);
     }
 
     /** The earliest time the ends free enough CPUs for the job, each at its latest; null when none does. */
@@ -117,9 +122,51 @@ final class BackfillForecast {
         return spare;
     }
 
-    /** Queue order as both schedulers' default: first submitted first, then by id; no submission time last. */
+    /**
+     * Submission order: first submitted first, then by id, its numbers compared as numbers (job 9 before job 10, array
+     * task 5_9 before 5_10); no submission time last. PBS's default order; Slurm's where priority follows age. The
+     * scheduler's own priority is not used: Slurm's multifactor priority changes every few minutes, and carrying it
+     * would rewrite every queued job's document as often.
+     */
     static Comparator<JobDocument> queueOrder() {
         return Comparator.comparing(JobDocument::submittedAt, Comparator.nullsLast(Comparator.naturalOrder()))
-                .thenComparing(JobDocument::schedulerId);
+                .thenComparing(JobDocument::schedulerId, BackfillForecast::compareIds);
+    }
+
+    /** Compares ids run by run: digits by their value, anything else as text. */
+    static int compareIds(String a, String b) {
+        int i = 0;
+        int j = 0;
+        while (i < a.length() && j < b.length()) {
+            int runA = run(a, i);
+            int runB = run(b, j);
+            String partA = a.substring(i, runA);
+            String partB = b.substring(j, runB);
+            int order;
+            if (Character.isDigit(a.charAt(i)) && Character.isDigit(b.charAt(j))) {
+                String digitsA = partA.replaceFirst("^0+(?=.)", "");
+                String digitsB = partB.replaceFirst("^0+(?=.)", "");
+                order = digitsA.length() != digitsB.length() ? Integer.compare(digitsA.length(), digitsB.length())
+                        : digitsA.compareTo(digitsB);
+            } else {
+                order = partA.compareTo(partB);
+            }
+            if (order != 0) {
+                return order;
+            }
+            i = runA;
+            j = runB;
+        }
+        return Integer.compare(a.length() - i, b.length() - j);
+    }
+
+    /** Where the run of digits, or of anything else, that starts at {@code from} ends. */
+    private static int run(String text, int from) {
+        boolean digits = Character.isDigit(text.charAt(from));
+        int end = from;
+        while (end < text.length() && Character.isDigit(text.charAt(end)) == digits) {
+            end++;
+        }
+        return end;
     }
 }

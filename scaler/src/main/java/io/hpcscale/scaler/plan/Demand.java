@@ -1,6 +1,5 @@
 package io.hpcscale.scaler.plan;
 
-import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 
@@ -60,11 +59,10 @@ public record Demand(
      *
      * @param forJob the first job in queue order that does not fit, for which the scheduler reserves CPUs; null when
      *               every job would start
-     * @param at     when its reservation begins, or null when no foreseeable end frees enough for it
      * @param held   the jobs held back, {@code forJob} among them
      */
-    public record Reservation(String forJob, Instant at, Set<String> held) {
-        public static final Reservation NONE = new Reservation(null, null, Set.of());
+    public record Reservation(String forJob, Set<String> held) {
+        public static final Reservation NONE = new Reservation(null, Set.of());
 
         public Reservation {
             held = Set.copyOf(held);

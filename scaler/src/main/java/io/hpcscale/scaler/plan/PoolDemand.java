@@ -94,8 +94,10 @@ public final class PoolDemand {
         Set<String> notPlaced = new HashSet<>(demand.notPlaced());
         notPlaced.addAll(heldBack);
         notPlaced.addAll(reservation.held());
+        // The reserved job does not fit the pool at its max: it is beyond the max, as the calculator would find it.
+        int beyondMax = demand.jobsBeyondMax() + (reservation.forJob() == null ? 0 : 1);
         return new Demand(demand.jobsConsidered(), demand.newNodes(), demand.nodesInUse(),
-                demand.drainsToCancel(), demand.unsatisfiable(), demand.jobsBeyondMax(), demand.placedOnExisting(),
+                demand.drainsToCancel(), demand.unsatisfiable(), beyondMax, demand.placedOnExisting(),
                 notPlaced, demand.placedOnNodesUp(), reservation);
     }
 
@@ -126,8 +128,9 @@ public final class PoolDemand {
             if (vm == null) {
                 continue;
             }
-            int total = vm.cpusTotal() > 0 ? vm.cpusTotal() : nodeCpus;
-            long held = vm.exclusive() ? total : Math.min(total, vm.cpusUsed());
+            // A node that says no CPU count was counted wholly free above, as the calculator counts it.
+            long held = vm.exclusive() ? (vm.cpusTotal() > 0 ? vm.cpusTotal() : nodeCpus)
+                    : vm.cpusTotal() > 0 ? Math.min(vm.cpusTotal(), vm.cpusUsed()) : 0;
             if (held > 0) {
                 Instant end = lastEnd(vm.jobIds(), endByJob);
                 releases.add(new BackfillForecast.Release(held, end, end != null && vm.jobIds().size() == 1));
@@ -141,7 +144,7 @@ public final class PoolDemand {
                 .sorted(BackfillForecast.queueOrder())
                 .forEach(job -> queue.add(new BackfillForecast.Queued(job.schedulerId(), cpusTaken(job, fit,
                         nodeCpus), job.times().limit())));
-        return BackfillForecast.of(queue, room, releases, view.now());
+        return BackfillForecast.of(queue, room, releases, view.now(), pool.backfillWindow());
     }
 
     /** When the last of a node's jobs is expected to end; null when any of them cannot be foreseen. */

@@ -36,6 +36,8 @@ import java.util.Objects;
  *                                  jobs start without waiting for a boot, at all hours or more in scheduled windows
  * @param demand                    which queued jobs count as demand: every one that fits, or only those the
  *                                  scheduler's backfilling would start now with every node of the pool up
+ * @param backfillWindow            how far ahead the scheduler's backfilling plans: a reservation later than this
+ *                                  holds no job back (Slurm's {@code bf_window})
  */
 public record PoolConfig(
         String name,
@@ -63,7 +65,8 @@ public record PoolConfig(
         boolean healthChecked,
         AdaptiveIdle adaptiveIdle,
         WarmSchedule warm,
-        DemandModel demand) {
+        DemandModel demand,
+        Duration backfillWindow) {
 
     /** The bounds within which an adaptive idle timeout is chosen. */
     public record AdaptiveIdle(Duration min, Duration max) {
@@ -112,6 +115,6 @@ public record PoolConfig(
         return new PoolConfig(name, shapeSettings, shapeSettings.over(fromProvider), min, max, idleTimeout,
                 bootTimeout, countHeldJobs, stopAction, maxStartPerCycle, maxStopPerCycle, bootFailuresBeforeBackoff,
                 capacityBackoff, followPowerRequests, fallbacks, fixedTarget, evictionBackoff, decisions, matching,
-                gangTimeout, protection, orphans, healthChecked, adaptiveIdle, warm, demand);
+                gangTimeout, protection, orphans, healthChecked, adaptiveIdle, warm, demand, backfillWindow);
     }
 }

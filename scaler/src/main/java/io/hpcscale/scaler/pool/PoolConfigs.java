@@ -110,7 +110,8 @@ public final class PoolConfigs {
                     new Protection(pool.intValue("protectAfter"), pool.duration("protectProbeAfter")),
                     new OrphanPolicy(pool.duration("orphanAfter"), pool.bool("stopOrphans")),
                     pool.optionalString("healthCheck").isPresent(), adaptiveIdle(pool, problems),
-                    warm(pool, max, problems), DemandModel.fromSetting(pool.string(DEMAND))));
+                    warm(pool, max, problems), DemandModel.fromSetting(pool.string(DEMAND)),
+                    pool.duration("backfillWindow")));
             boolean decidesItsOwnCount = "fixed".equals(pool.string("target")) || followsPowerRequests;
             if (decidesItsOwnCount && (pool.intValue("warm") > 0 || pool.isSet(WARM_SCHEDULE)
                     || "adaptive".equals(pool.string("idlePolicy")))) {

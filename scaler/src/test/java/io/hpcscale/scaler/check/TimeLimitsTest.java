@@ -43,6 +43,14 @@ class TimeLimitsTest {
     }
 
     @Test
+    void runningJobsWithoutAnEndLeaveNoReservationToForeseeAndAreAProblemToo() {
+        Finding finding = TimeLimits.of("hb", List.of(job("1", JobState.Queued, new JobTimes(Duration.ofHours(1),
+                null)), job("2", JobState.Running, new JobTimes(null, T))));
+        assertFalse(finding.ok());
+        assertTrue(finding.sentence().contains("no reservation can be foreseen"), finding.sentence());
+    }
+
+    @Test
     void anEmptyPoolIsNoProblem() {
         assertTrue(TimeLimits.of("hb", List.of()).ok());
     }

@@ -59,6 +59,9 @@ class BackfillDemandTest {
         assertTrue(result.plan().starts().isEmpty());
         assertEquals(null, result.waitReasons().jobs().get("one"), "the scheduler's own reason says it waits: "
                 + "a comment on every held job would be rewritten as often as jobs start");
+        assertEquals(List.of("1 queued job needs more nodes than the pool's max of 4 allows"), result.plan().notes()
+                .stream().filter(n -> n.kind() == EventKind.AT_MAX).map(Plan.Note::message).toList(),
+                "the wide job does not fit the pool at its max, held back or not");
     }
 
     @Test

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 
 class BackfillForecastTest {
     private static final Instant NOW = Instant.parse("2026-11-28T09:00:00Z");
+    private static final Duration DAY = Duration.ofDays(1);
 
     private static Queued job(String id, long cpus, Duration limit) {
         return new Queued(id, cpus, limit);
@@ -20,7 +21,7 @@ class BackfillForecastTest {
     @Test
     void holdsNothingWhenEveryJobFitsThePoolAtItsMax() {
         assertEquals(Demand.Reservation.NONE, BackfillForecast.of(List.of(job("a", 16, null), job("b", 32, null)),
-                64, List.of(new Release(64, NOW.plusSeconds(60), true)), NOW));
+                64, List.of(new Release(64, NOW.plusSeconds(60), true)), NOW, DAY));
     }
 
     @Test
@@ -30,9 +31,8 @@ class BackfillForecastTest {
                         job("wide", 96, Duration.ofHours(4)),
                         job("long", 16, Duration.ofHours(2)),
                         job("short", 16, Duration.ofMinutes(30))),
-                32, List.of(new Release(64, NOW.plus(Duration.ofHours(1)), true)), NOW);
-        assertEquals(new Demand.Reservation("wide", NOW.plus(Duration.ofHours(1)), Set.of("wide", "long")),
-                reservation);
+                32, List.of(new Release(64, NOW.plus(Duration.ofHours(1)), true)), NOW, DAY);
+        assertEquals(new Demand.Reservation("wide", Set.of("wide", "long")), reservation);
     }
 
     @Test
@@ -42,22 +42,22 @@ class BackfillForecastTest {
                         job("wide", 96, null),
                         job("long", 16, Duration.ofHours(9)),
                         job("longer", 16, Duration.ofHours(9))),
-                48, List.of(new Release(64, NOW.plus(Duration.ofHours(1)), true)), NOW);
+                48, List.of(new Release(64, NOW.plus(Duration.ofHours(1)), true)), NOW, DAY);
         assertEquals(Set.of("wide", "longer"), reservation.held());
     }
 
     @Test
     void aJobWithoutALimitIsTakenToEndBeforeTheReservation() {
         Demand.Reservation reservation = BackfillForecast.of(List.of(job("wide", 96, null), job("unknown", 16, null)),
-                32, List.of(new Release(64, NOW.plus(Duration.ofHours(1)), true)), NOW);
+                32, List.of(new Release(64, NOW.plus(Duration.ofHours(1)), true)), NOW, DAY);
         assertEquals(Set.of("wide"), reservation.held());
     }
 
     @Test
     void runningJobsWhoseEndCannotBeForeseenLeaveNoReservationToProtect() {
         Demand.Reservation reservation = BackfillForecast.of(List.of(job("wide", 96, null),
-                job("long", 16, Duration.ofDays(2))), 32, List.of(new Release(64, null, false)), NOW);
-        assertEquals(new Demand.Reservation("wide", null, Set.of("wide")), reservation);
+                job("long", 16, Duration.ofDays(2))), 32, List.of(new Release(64, null, false)), NOW, DAY);
+        assertEquals(new Demand.Reservation("wide", Set.of("wide")), reservation);
     }
 
     @Test
@@ -67,19 +67,35 @@ class BackfillForecastTest {
         List<Queued> queue = List.of(job("head", 8, null), job("twelve-hours", 4, Duration.ofHours(12)));
         Release b = new Release(4, NOW.plus(Duration.ofHours(10)), true);
         assertEquals(Set.of("head"), BackfillForecast.of(queue, 4,
-                List.of(new Release(16, NOW.plus(Duration.ofHours(1)), true), b), NOW).held());
-        assertEquals(Set.of("head"), BackfillForecast.of(queue, 4, List.of(new Release(16, null, false), b), NOW)
+                List.of(new Release(16, NOW.plus(Duration.ofHours(1)), true), b), NOW, DAY).held());
+        assertEquals(Set.of("head"), BackfillForecast.of(queue, 4, List.of(new Release(16, null, false), b), NOW, DAY)
                 .held());
         assertEquals(Set.of("head"), BackfillForecast.of(queue, 4,
-                List.of(new Release(16, NOW.plus(Duration.ofHours(11)), false), b), NOW).held(),
+                List.of(new Release(16, NOW.plus(Duration.ofHours(11)), false), b), NOW, DAY).held(),
                 "a node's last end, some of whose CPUs may free sooner");
+    }
+
+    @Test
+    void aReservationBeyondTheSchedulersWindowHoldsBackOnlyItsOwnJob() {
+        List<Queued> queue = List.of(job("wide", 96, null), job("long", 16, Duration.ofDays(3)));
+        List<Release> releases = List.of(new Release(64, NOW.plus(Duration.ofHours(30)), true));
+        assertEquals(Set.of("wide", "long"), BackfillForecast.of(queue, 32, releases, NOW, Duration.ofDays(2)).held());
+        assertEquals(Set.of("wide"), BackfillForecast.of(queue, 32, releases, NOW, DAY).held(),
+                "Slurm's bf_window of a day does not reach the reservation in 30 hours");
+    }
+
+    @Test
+    void jobsSubmittedTogetherGoInTheOrderOfTheirIdsNumbers() {
+        List<String> ids = new java.util.ArrayList<>(List.of("10", "9", "5_10", "5_9", "5_2", "100.pbs", "99.pbs",
+                "007"));
+        ids.sort(BackfillForecast::compareIds);
+        assertEquals(List.of("5_2", "5_9", "5_10", "007", "9", "10", "99.pbs", "100.pbs"), ids);
     }
 
     @Test
     void aJobPastItsLimitIsAboutToEndSoTheReservationIsNow() {
         Demand.Reservation reservation = BackfillForecast.of(List.of(job("wide", 96, null),
-                job("tiny", 16, Duration.ofMinutes(1))), 32, List.of(new Release(64, NOW.minusSeconds(90), true)), NOW);
-        assertEquals(NOW, reservation.at());
+                job("tiny", 16, Duration.ofMinutes(1))), 32, List.of(new Release(64, NOW.minusSeconds(90), true)), NOW, DAY);
         assertEquals(Set.of("wide", "tiny"), reservation.held(), "nothing ends before a reservation that is now");
     }
 
@@ -90,8 +106,7 @@ class BackfillForecastTest {
                         job("first", 32, Duration.ofMinutes(20)),
                         job("wide", 64, null),
                         job("half-hour", 16, Duration.ofMinutes(30))),
-                64, List.of(new Release(32, NOW.plus(Duration.ofHours(1)), true)), NOW);
-        assertEquals(NOW.plus(Duration.ofMinutes(20)), reservation.at());
-        assertEquals(Set.of("wide", "half-hour"), reservation.held());
+                64, List.of(new Release(32, NOW.plus(Duration.ofHours(1)), true)), NOW, DAY);
+        assertEquals(Set.of("wide", "half-hour"), reservation.held(), "the reservation is in 20 minutes");
     }
 }

@@ -135,7 +135,7 @@ final class SoakScenario {
             }
             // A third count only the jobs the scheduler's backfilling would start. Drawn apart from the scenario's
             // own draws, so that every seed found before this setting still replays as it did.
-            if (new SplittableRandom(seed + name.hashCode()).nextInt(3) == 0) {
+            if (new SplittableRandom(new SplittableRandom(seed).nextLong() ^ name.hashCode()).nextInt(3) == 0) {
                 settings.put("demand", "backfill");
             }
             pools.add(PoolConfigs.withDefaults(name, new VmShape(4, 16384, 0), 6, settings));
