@@ -1,21 +1,16 @@
 package io.hpcscale.scaler.plan;
 
 import io.hpcscale.common.model.JobDocument;
-import io.hpcscale.common.model.JobState;
 import io.hpcscale.common.model.VmDocument;
 import io.hpcscale.scaler.cloud.Instance;
-import io.hpcscale.scaler.match.Constraint;
 import io.hpcscale.scaler.match.PoolFit;
 import io.hpcscale.scaler.plan.DemandCalculator.Capacity;
 import io.hpcscale.scaler.plan.DemandCalculator.Kind;
 import io.hpcscale.scaler.pool.DemandModel;
 import io.hpcscale.scaler.pool.PoolConfig;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -83,7 +78,7 @@ public final class PoolDemand {
                     pool.shape().memoryMb(), pool.shape().gpus(), true));
         }
         Demand.Reservation reservation = pool.demand() == DemandModel.BACKFILL
-                ? reservation(view, capacity, newNodesAllowed, fit, heldBack) : Demand.Reservation.NONE;
+                ? PoolReservation.of(view, capacity, newNodesAllowed, fit, heldBack) : Demand.Reservation.NONE;
         if (heldBack.isEmpty() && reservation.held().isEmpty()) {
             return new DemandCalculator(pool.shape(), pool.max(), fit).compute(view.consideredJobs(), capacity,
                     newNodesAllowed);
@@ -99,73 +94,5 @@ public final class PoolDemand {
         return new Demand(demand.jobsConsidered(), demand.newNodes(), demand.nodesInUse(),
                 demand.drainsToCancel(), demand.unsatisfiable(), beyondMax, demand.placedOnExisting(),
                 notPlaced, demand.placedOnNodesUp(), reservation);
-    }
-
-    /**
-     * The queued jobs the scheduler's backfilling would hold behind a reservation with every node of the pool up:
-     * what is free on nodes in service and booting, and every node the pool may still start or add; what running
-     * jobs hold on nodes in service, until their expected ends. Jobs that can never run in the pool are left to the
-     * calculator, which reports them; held ones ({@code countHeldJobs}) are not the scheduler's to start, and stay
-     * demand.
-     */
-    private static Demand.Reservation reservation(PoolView view, List<Capacity> capacity, int newNodesAllowed,
-            PoolFit fit, Set<String> heldBack) {
-        PoolConfig pool = view.pool();
-        int nodeCpus = pool.shape().cpus();
-        long room = (long) newNodesAllowed * nodeCpus;
-        for (Capacity free : capacity) {
-            room += free.cpus();
-        }
-        Map<String, Instant> endByJob = new HashMap<>();
-        for (JobDocument job : view.state().jobs()) {
-            if (job.status() == JobState.Running) {
-                endByJob.put(job.schedulerId(), job.times().expectedEnd());
-            }
-        }
-        List<BackfillForecast.Release> releases = new ArrayList<>();
-        for (Instance instance : view.running()) {
-            VmDocument vm = view.inService(instance);
-            if (vm == null) {
-                continue;
-            }
-            // A node that says no CPU count was counted wholly free above, as the calculator counts it.
-            long held = vm.exclusive() ? (vm.cpusTotal() > 0 ? vm.cpusTotal() : nodeCpus)
-                    : vm.cpusTotal() > 0 ? Math.min(vm.cpusTotal(), vm.cpusUsed()) : 0;
-            if (held > 0) {
-                Instant end = lastEnd(vm.jobIds(), endByJob);
-                releases.add(new BackfillForecast.Release(held, end, end != null && vm.jobIds().size() == 1));
-            }
-        }
-        DemandCalculator calculator = new DemandCalculator(pool.shape(), pool.max(), fit);
-        List<BackfillForecast.Queued> queue = new ArrayList<>();
-        view.consideredJobs().stream()
-                .filter(job -> job.status() == JobState.Queued && !heldBack.contains(job.schedulerId())
-                        && calculator.whyNever(job) == null)
-                .sorted(BackfillForecast.queueOrder())
-                .forEach(job -> queue.add(new BackfillForecast.Queued(job.schedulerId(), cpusTaken(job, fit,
-                        nodeCpus), job.times().limit())));
-        return BackfillForecast.of(queue, room, releases, view.now(), pool.backfillWindow());
-    }
-
-    /** When the last of a node's jobs is expected to end; null when any of them cannot be foreseen. */
-    private static Instant lastEnd(List<String> jobIds, Map<String, Instant> endByJob) {
-        if (jobIds.isEmpty()) {
-            return null;
-        }
-        Instant last = Instant.MIN;
-        for (String id : jobIds) {
-            Instant end = endByJob.get(id);
-            if (end == null) {
-                return null;
-            }
-            last = end.isAfter(last) ? end : last;
-        }
-        return last;
-    }
-
-    /** The CPUs a job takes of the pool: whole nodes when it has them to itself, else what its chunks ask. */
-    private static long cpusTaken(JobDocument job, PoolFit fit, int nodeCpus) {
-        boolean exclusive = job.exclusive() || fit.constraintOf(job).exclusivity() != Constraint.Exclusivity.SHARED;
-        return exclusive ? (long) job.chunkCount() * nodeCpus : job.totalCpus();
     }
 }

@@ -11,7 +11,9 @@ import io.hpcscale.common.model.Chunk;
 import io.hpcscale.common.model.JobDocument;
 import io.hpcscale.common.model.JobState;
 import io.hpcscale.common.model.JobTimes;
+import io.hpcscale.common.model.NodeJobStatus;
 import io.hpcscale.common.model.Placement;
+import io.hpcscale.common.model.VmDocument;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -88,11 +90,26 @@ class BackfillDemandTest {
     }
 
     @Test
+    void aJobOnANodeThatNoJobsDocumentNamesFreesItsNodeAtATimeNotForeseen() {
+        PoolStateBuilder pool = behind(pool("backfill", Duration.ofHours(1)), Duration.ofHours(2));
+        pool.jobs.removeIf(j -> j.schedulerId().equals("r1"));
+        assertEquals(List.of(), drained(pool.plan()), "no reservation can be foreseen: the two-hour job is demand");
+    }
+
+    @Test
+    void aNodeAJobHoldsExclusivelyFreesAllItsCpusAtTheJobsEnd() {
+        PoolStateBuilder pool = behind(pool("backfill", Duration.ofHours(1)), Duration.ofHours(2));
+        pool.replaceVm(1, new VmDocument(node(1), "p", node(1), NodeJobStatus.Busy, "job-exclusive", false, false,
+                false, true, 16, 1, 65536, 0, 0, 0, List.of("r1"), NOW.minusSeconds(600), NOW.minusSeconds(60), null,
+                "agent-h-pbs"));
+        assertEquals(List.of(node(2)), drained(pool.plan()), "one CPU in use, sixteen held until the job ends");
+    }
+
+    @Test
     void theWideJobStartsNodesOnceTheRunningJobHasEnded() {
         PoolStateBuilder pool = pool("backfill", Duration.ofHours(1));
         pool.jobs.removeIf(j -> j.schedulerId().equals("r1"));
-        pool.replaceVm(1, PoolStateBuilder.vm(1, io.hpcscale.common.model.NodeJobStatus.Free, 0, List.of(), false,
-                false, NOW, null));
+        pool.replaceVm(1, PoolStateBuilder.vm(1, NodeJobStatus.Free, 0, List.of(), false, false, NOW, null));
         assertEquals(2, pool.plan().plan().starts().size());
     }
 
