@@ -140,7 +140,10 @@ public final class Simulation {
                 "warm", Integer.toString(settings.warm()),
                 "target", settings.fixedTarget() == null ? "demand" : "fixed",
                 "stopAction", settings.resumeTimes() == null ? "deallocate" : "hibernate",
-                "demand", settings.demand().setting()));
+                "demand", settings.demand().setting(),
+                // The simulated scheduler's backfilling plans as far ahead as its reservations go, with no window:
+                // hpcscale's pool is set to match it, as docs/operations.md tells administrators to.
+                "backfillWindow", "3650d"));
         if (settings.warmSchedule() != null) {
             values.put("warmSchedule", settings.warmSchedule());
             values.put("warmScheduleZone", zone);
