@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /** What Slurm's job and node states mean for scaling; shared by the JSON and the pipe-format readers. */
 final class SlurmStates {
@@ -23,6 +24,14 @@ final class SlurmStates {
             "PREEMPTED", "BOOT_FAIL", "DEADLINE", "OUT_OF_MEMORY", "REVOKED");
     private static final Set<String> HELD_REASONS = Set.of("JobHeldUser", "JobHeldAdmin");
     private static final Set<String> WAITING_REASONS = Set.of("BeginTime", "Dependency", "DependencyNeverSatisfied");
+    /**
+     * A limit, not a lack of nodes, holds the job (SchedMD, "Job Reason Codes": AssocGrp*, AssocMax*, QOSGrp*, QOSMax*,
+     * Max*PerAccount, and the older Association*Limit and QOS*Limit; a partition down, inactive, or whose time limit
+     * the job's exceeds). Not PartitionNodeLimit or ReqNodeNotAvail, which Slurm also gives a job whose nodes are down,
+     * as hpcscale's stopped nodes are.
+     */
+    private static final Pattern LIMIT_REASONS = Pattern.compile(
+            "(Assoc|QOS)\\w*|Max\\w*PerAccount|PartitionDown|PartitionInactive|PartitionTimeLimit");
 
     /** Jobs whose nodes are occupied by it. */
     static final Set<String> ON_NODES = Set.of("RUNNING", "CONFIGURING", "COMPLETING", "SUSPENDED", "RESIZING",
@@ -65,9 +74,11 @@ final class SlurmStates {
         int gpusPerNode = Math.max(SlurmResources.gpus(job.tresPerNode()),
                 (SlurmResources.gpus(job.tresPerJob()) + nodes - 1) / nodes);
         List<String> hosts = ON_NODES.contains(state) ? Hostlists.expand(job.nodeList()) : List.of();
+        String waitingFor = status == JobState.Waiting && heldByALimit(job)
+                ? "Slurm's " + job.reason() + ": a limit, not a lack of nodes, holds it" : null;
         return Optional.of(new SchedulerJob(job.id(), job.partitions(), status,
                 List.of(new Chunk(nodes, cpusPerNode, memoryPerNode, gpusPerNode)), nodes,
-                nodes > 1 ? Placement.scatter : Placement.pack, job.exclusive(), job.submittedAt(), hosts, null,
+                nodes > 1 ? Placement.scatter : Placement.pack, job.exclusive(), job.submittedAt(), hosts, waitingFor,
                 SlurmAsks.of(job.features(), gres(job), job.licenses()),
                 // A suspended job's time limit stops running while it is suspended: its end cannot be told.
                 new JobTimes(job.timeLimit(), status == JobState.Running && !state.equals("SUSPENDED")
@@ -81,17 +92,23 @@ final class SlurmStates {
         return job.tresPerJob() == null ? job.tresPerNode() : job.tresPerNode() + "," + job.tresPerJob();
     }
 
-    /** Held when the reason says so or the priority is 0; waiting for a time or a dependency; else queued. */
+    /**
+     * Held when the reason says so or the priority is 0; waiting for a time, a dependency or a limit; else queued.
+     */
     private static JobState pendingStatus(String state, SlurmJob job) {
         String reason = job.reason() == null ? "" : job.reason();
         if (state.equals("REQUEUE_HOLD") || state.equals("SPECIAL_EXIT") || job.priority() == 0
                 || HELD_REASONS.contains(reason)) {
             return JobState.Hold;
         }
-        if (WAITING_REASONS.contains(reason)) {
+        if (WAITING_REASONS.contains(reason) || heldByALimit(job)) {
             return JobState.Waiting;
         }
         return JobState.Queued;
+    }
+
+    private static boolean heldByALimit(SlurmJob job) {
+        return job.reason() != null && LIMIT_REASONS.matcher(job.reason()).matches();
     }
 
     /**

@@ -210,6 +210,30 @@ class SlurmReadingTest {
         assertEquals(Set.of("on line 1"), nodes.unreadable());
     }
 
+    /** A pending job's line in the agent's squeue format, with the reason Slurm gives. */
+    private static String pending(String id, String reason) {
+        return id + "|batch|PENDING|1|4|0|N/A|" + reason + "||2026-11-22T06:02:56|100|OK|(null)|30:00|N/A|(null)\n";
+    }
+
+    @Test
+    void aJobALimitHoldsWaitsForItNotForNodesAndOnesWhoseNodesAreDownStayQueued() throws Exception {
+        runner.failing(List.of("sinfo", "--json"), 1, "sinfo: unrecognized option '--json'\n")
+                .printing(List.of("sinfo", "-h"), "node1|batch|idle|4|0/4/0/4|8000|(null)|none\n")
+                .printing(List.of("squeue", "-h"), pending("7", "QOSMaxCpuPerUserLimit")
+                        + pending("8", "AssocGrpCPUMinutesLimit") + pending("9", "PartitionTimeLimit")
+                        + pending("10", "PartitionNodeLimit") + pending("11", "ReqNodeNotAvail, UnavailableNodes:node2")
+                        + pending("12", "Resources"));
+        Map<String, SchedulerJob> jobs = jobs(adapter(SlurmAdapter.Format.AUTO).read());
+        for (String waiting : List.of("7", "8", "9")) {
+            assertEquals(JobState.Waiting, jobs.get(waiting).state(), waiting);
+        }
+        assertEquals("Slurm's QOSMaxCpuPerUserLimit: a limit, not a lack of nodes, holds it",
+                jobs.get("7").waitingFor());
+        for (String queued : List.of("10", "11", "12")) {
+            assertEquals(JobState.Queued, jobs.get(queued).state(), queued + ": its nodes may be hpcscale's, stopped");
+        }
+    }
+
     @Test
     void probesJsonAndFallsBackToPipesWhereItIsMissing() throws Exception {
         runner.failing(List.of("sinfo", "--json"), 1, "sinfo: unrecognized option '--json'\n")
