@@ -17,11 +17,12 @@ import java.util.Set;
  * {@code strict_ordering} with {@code backfill} plan this way from jobs' time limits). Counted in CPUs over the whole
  * pool at its max, so fragmentation across nodes is not seen: that errs towards starting jobs, never against.
  *
- * <p>What cannot be foreseen errs the same way. CPUs whose end is not known exactly (a running job without a limit or
- * a start, a node shared by jobs ending at different times) free at the latest time they might, which can only put
- * the reservation later, so that more jobs end before it; and they count as spare for the reservation, as they may
- * be free by its true time, so that no job is held that the reservation might leave room for. A queued job without a
- * limit is taken to end before the reservation; a job that ran past its limit ends now.
+ * <p>What cannot be foreseen errs the same way: a job is held only when it would be held however the unknowns turn
+ * out. CPUs whose end is not known exactly (a running job without a limit or a start, a node shared by jobs ending at
+ * different times) may free at any time from now to the latest they might, so the reservation lies between two times,
+ * and the room and the spare CPUs it leaves between two bounds: a job that might start by the widest bounds is demand,
+ * and only one that certainly starts takes room or spare CPUs from the jobs after it. A queued job without a limit may
+ * end before the reservation; a job that ran past its limit ends now.
  */
 final class BackfillForecast {
     /** A queued job in queue order, with the CPUs it takes of the pool. */
@@ -57,8 +58,7 @@ final class BackfillForecast {
         }
         Set<String> held = new HashSet<>();
         String reservedFor = null;
-        Instant shadow = null;
-        long extra = 0;
+        Bounds bounds = null;
         for (Queued job : queue) {
             if (reservedFor == null) {
                 if (job.cpus() <= room) {
@@ -69,32 +69,87 @@ final class BackfillForecast {
                 }
                 reservedFor = job.id();
                 held.add(job.id());
-                shadow = reservationTime(ends, room, job.cpus());
-                if (shadow != null && shadow.isAfter(now.plus(window))) {
-                    shadow = null;
-                }
-                extra = shadow == null ? 0 : spareAt(ends, room, job.cpus(), shadow);
+                bounds = Bounds.of(ends, room, job.cpus(), now, window);
                 continue;
             }
-            boolean endsBeforeReservation = shadow == null || job.limit() == null
-                    || !now.plus(job.limit()).isAfter(shadow);
-            if (job.cpus() <= room && (endsBeforeReservation || job.cpus() <= extra)) {
-                if (!endsBeforeReservation) {
-                    extra -= job.cpus();
-                }
-                room -= job.cpus();
-            } else {
+            if (!bounds.mayStart(job, now)) {
                 held.add(job.id());
             }
         }
         return reservedFor == null ? Demand.Reservation.NONE : new Demand.Reservation(reservedFor, held);
     }
 
-    /** The earliest time the ends free enough CPUs for the job, each at its latest; null when none does. */
-    private static Instant reservationTime(List<Release> ends, long room, long cpus) {
-        ends.sort(Comparator.comparing(Release::at, Comparator.nullsLast(Comparator.naturalOrder())));
-        long available = room;
+    /**
+     * What the reservation leaves later jobs, between what it certainly leaves ({@code least}) and what it might
+     * ({@code most}): a job that might start, or might outlast the reservation, takes from the least; one that
+     * certainly does, from the most as well.
+     */
+    private static final class Bounds {
+        /** The reservation's latest and earliest times; null: none is foreseen, and no job is held for it. */
+        private final Instant latest;
+        private final Instant earliest;
+        private long mostRoom;
+        private long leastRoom;
+        private long mostSpare;
+        private long leastSpare;
+
+        private Bounds(Instant latest, Instant earliest, long room, long mostSpare, long leastSpare) {
+            this.latest = latest;
+            this.earliest = earliest;
+            this.mostRoom = room;
+            this.leastRoom = room;
+            this.mostSpare = mostSpare;
+            this.leastSpare = leastSpare;
+        }
+
+        static Bounds of(List<Release> ends, long room, long cpus, Instant now, Duration window) {
+            Instant latest = reservationTime(ends, room, cpus, false, now);
+            if (latest == null || latest.isAfter(now.plus(window))) {
+                return new Bounds(null, null, room, 0, 0);
+            }
+            Instant earliest = reservationTime(ends, room, cpus, true, now);
+            return new Bounds(latest, earliest, room, spareAt(ends, room, cpus, latest, true),
+                    spareAt(ends, room, cpus, earliest, false));
+        }
+
+        /** Whether the job might start now; takes what it might or certainly does from the bounds. */
+        boolean mayStart(Queued job, Instant now) {
+            if (latest == null) {
+                return true;
+            }
+            Instant end = job.limit() == null ? null : now.plus(job.limit());
+            boolean mayEndBefore = end == null || !end.isAfter(latest);
+            boolean endsBefore = end != null && !end.isAfter(earliest);
+            boolean may = job.cpus() <= mostRoom && (mayEndBefore || job.cpus() <= mostSpare);
+            boolean will = job.cpus() <= leastRoom && (endsBefore || job.cpus() <= leastSpare);
+            if (will) {
+                mostRoom -= job.cpus();
+                if (!mayEndBefore) {
+                    mostSpare -= job.cpus();
+                }
+            }
+            if (may) {
+                leastRoom -= job.cpus();
+                if (!endsBefore) {
+                    leastSpare -= job.cpus();
+                }
+            }
+            return may;
+        }
+    }
+
+    /**
+     * The earliest time the ends free enough CPUs for the job; those not known exactly at their latest, or at the
+     * soonest they might ({@code soonest}: now). Null when none does.
+     */
+    private static Instant reservationTime(List<Release> ends, long room, long cpus, boolean soonest, Instant now) {
+        List<Release> times = new ArrayList<>(ends.size());
         for (Release end : ends) {
+            times.add(soonest && !end.exact() ? new Release(end.cpus(), now, false) : end);
+        }
+        times.sort(Comparator.comparing(Release::at, Comparator.nullsLast(Comparator.naturalOrder())));
+        long available = room;
+        for (Release end : times) {
             if (end.at() == null) {
                 return null;
             }
@@ -107,15 +162,14 @@ final class BackfillForecast {
     }
 
     /**
-     * The most CPUs the reservation may leave spare: those free at its time beyond what the job needs, and those whose
-     * end is not known exactly and may be free by then.
+     * The CPUs the reservation leaves spare at the given time beyond what the job needs: at most, with those not known
+     * exactly counted as free; at least, without them.
      */
-    private static long spareAt(List<Release> ends, long room, long cpus, Instant reservation) {
+    private static long spareAt(List<Release> ends, long room, long cpus, Instant reservation, boolean most) {
         long spare = room - cpus;
         for (Release end : ends) {
-            if (end.at() != null && !end.at().isAfter(reservation)) {
-                spare += end.cpus();
-            } else if (!end.exact()) {
+            boolean freeBy = end.at() != null && !end.at().isAfter(reservation);
+            if (end.exact() ? freeBy : most) {
                 spare += end.cpus();
             }
         }

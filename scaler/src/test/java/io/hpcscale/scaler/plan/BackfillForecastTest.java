@@ -76,6 +76,20 @@ class BackfillForecastTest {
     }
 
     @Test
+    void aJobThatMightTakeTheSpareCpusTakesThemFromNoLaterJobThatMightStartInstead() {
+        // The 30-CPU job's reservation is in an hour, with 10 spare CPUs, or 15 if the node of unknown end frees by
+        // then. The 12-CPU job starts only in the second case; the 8-CPU one in the first case too.
+        List<Release> releases = List.of(new Release(20, NOW.plus(Duration.ofHours(1)), true),
+                new Release(5, null, false));
+        Demand.Reservation reservation = BackfillForecast.of(List.of(job("head", 30, null),
+                job("twelve", 12, Duration.ofHours(2)), job("eight", 8, Duration.ofHours(2))), 20, releases, NOW, DAY);
+        assertEquals(Set.of("head"), reservation.held());
+        assertEquals(Set.of("head", "twelve"), BackfillForecast.of(List.of(job("head", 30, null),
+                job("twelve", 12, Duration.ofHours(2))), 20, List.of(releases.get(0)), NOW, DAY).held(),
+                "every end known: 10 spare, and the twelve-CPU job would delay the reservation");
+    }
+
+    @Test
     void aReservationBeyondTheSchedulersWindowHoldsBackOnlyItsOwnJob() {
         List<Queued> queue = List.of(job("wide", 96, null), job("long", 16, Duration.ofDays(3)));
         List<Release> releases = List.of(new Release(64, NOW.plus(Duration.ofHours(30)), true));
