@@ -25,13 +25,15 @@ final class SlurmStates {
     private static final Set<String> HELD_REASONS = Set.of("JobHeldUser", "JobHeldAdmin");
     private static final Set<String> WAITING_REASONS = Set.of("BeginTime", "Dependency", "DependencyNeverSatisfied");
     /**
-     * A limit, not a lack of nodes, holds the job (SchedMD, "Job Reason Codes": AssocGrp*, AssocMax*, QOSGrp*, QOSMax*,
-     * Max*PerAccount, and the older Association*Limit and QOS*Limit; a partition down, inactive, or whose time limit
-     * the job's exceeds). Not PartitionNodeLimit or ReqNodeNotAvail, which Slurm also gives a job whose nodes are down,
-     * as hpcscale's stopped nodes are.
+     * A limit or a setting, not a lack of nodes, holds the job (SchedMD, "Job Reason Codes": AssocGrp*, AssocMax*,
+     * QOSGrp*, QOSMax*, Max*PerAccount, MaxMemPerLimit, AccountingPolicy, the older Association*Limit and QOS*Limit,
+     * an array's JobArrayTaskLimit; an invalid or disallowed QOS or account; a partition down, inactive, or whose
+     * time limit the job's exceeds). Not PartitionNodeLimit or ReqNodeNotAvail, which Slurm also gives a job whose
+     * nodes are down, as hpcscale's stopped nodes are.
      */
-    private static final Pattern LIMIT_REASONS = Pattern.compile(
-            "(Assoc|QOS)\\w*|Max\\w*PerAccount|PartitionDown|PartitionInactive|PartitionTimeLimit");
+    private static final Pattern LIMIT_REASONS = Pattern.compile("(Assoc|QOS)\\w*|Max\\w*PerAccount|MaxMemPerLimit"
+            + "|AccountingPolicy|JobArrayTaskLimit|InvalidQOS|InvalidAccount|AccountNotAllowed|PartitionDown"
+            + "|PartitionInactive|PartitionTimeLimit");
 
     /** Jobs whose nodes are occupied by it. */
     static final Set<String> ON_NODES = Set.of("RUNNING", "CONFIGURING", "COMPLETING", "SUSPENDED", "RESIZING",
@@ -75,7 +77,7 @@ final class SlurmStates {
                 (SlurmResources.gpus(job.tresPerJob()) + nodes - 1) / nodes);
         List<String> hosts = ON_NODES.contains(state) ? Hostlists.expand(job.nodeList()) : List.of();
         String waitingFor = status == JobState.Waiting && heldByALimit(job)
-                ? "Slurm's " + job.reason() + ": a limit, not a lack of nodes, holds it" : null;
+                ? "Slurm's " + job.reason() + ": a limit or a setting, not a lack of nodes, holds it" : null;
         return Optional.of(new SchedulerJob(job.id(), job.partitions(), status,
                 List.of(new Chunk(nodes, cpusPerNode, memoryPerNode, gpusPerNode)), nodes,
                 nodes > 1 ? Placement.scatter : Placement.pack, job.exclusive(), job.submittedAt(), hosts, waitingFor,

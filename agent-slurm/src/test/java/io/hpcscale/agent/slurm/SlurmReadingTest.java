@@ -222,12 +222,12 @@ class SlurmReadingTest {
                 .printing(List.of("squeue", "-h"), pending("7", "QOSMaxCpuPerUserLimit")
                         + pending("8", "AssocGrpCPUMinutesLimit") + pending("9", "PartitionTimeLimit")
                         + pending("10", "PartitionNodeLimit") + pending("11", "ReqNodeNotAvail, UnavailableNodes:node2")
-                        + pending("12", "Resources"));
+                        + pending("12", "Resources") + pending("13", "JobArrayTaskLimit"));
         Map<String, SchedulerJob> jobs = jobs(adapter(SlurmAdapter.Format.AUTO).read());
-        for (String waiting : List.of("7", "8", "9")) {
+        for (String waiting : List.of("7", "8", "9", "13")) {
             assertEquals(JobState.Waiting, jobs.get(waiting).state(), waiting);
         }
-        assertEquals("Slurm's QOSMaxCpuPerUserLimit: a limit, not a lack of nodes, holds it",
+        assertEquals("Slurm's QOSMaxCpuPerUserLimit: a limit or a setting, not a lack of nodes, holds it",
                 jobs.get("7").waitingFor());
         for (String queued : List.of("10", "11", "12")) {
             assertEquals(JobState.Queued, jobs.get(queued).state(), queued + ": its nodes may be hpcscale's, stopped");

@@ -29,12 +29,12 @@ public final class TimeLimits {
             }
         }
         String counts = "demand = backfill: " + queuedWithLimit + " of " + Words.count(queued, "queued job")
-                + " and " + runningWithEnd + " of " + Words.count(running, "running job") + " in pool " + pool
-                + " give a time limit";
+                + " in pool " + pool + " give a time limit, and " + runningWithEnd + " of "
+                + Words.count(running, "running job") + " a limit and a start";
         if ((queued > 0 && queuedWithLimit == 0) || (running > 0 && runningWithEnd == 0)) {
             return Finding.problem("jobs: " + counts + ", so " + (queued > 0 && queuedWithLimit == 0
-                    ? "every queued job counts as demand" : "no reservation can be foreseen, and every queued job "
-                    + "that fits counts as demand") + ", as with demand = queued. Have jobs ask for one (Slurm --time, "
+                    ? "every queued job counts as demand" : "no running job's end can be foreseen, and every "
+                    + "queued job that fits counts as demand") + ", as with demand = queued. Have jobs ask for one (Slurm --time, "
                     + "PBS -l walltime) or give the queue a default (Slurm's partition DefaultTime, PBS's "
                     + "resources_default.walltime)");
         }

@@ -15,14 +15,15 @@ import java.util.Set;
  * earliest time the running jobs' expected ends free enough CPUs for it; a later job that fits starts only if it ends
  * before that time or leaves the reservation enough (Lifka's EASY; Slurm's {@code sched/backfill} and PBS's
  * {@code strict_ordering} with {@code backfill} plan this way from jobs' time limits). Counted in CPUs over the whole
- * pool at its max, so fragmentation across nodes is not seen: that errs towards starting jobs, never against.
+ * pool at its max, which is the nodes' count while every job takes whole nodes ({@link PoolReservation} holds nothing
+ * otherwise).
  *
  * <p>What cannot be foreseen errs the same way: a job is held only when it would be held however the unknowns turn
  * out. CPUs whose end is not known exactly (a running job without a limit or a start, a node shared by jobs ending at
  * different times) may free at any time from now to the latest they might, so the reservation lies between two times,
  * and the room and the spare CPUs it leaves between two bounds: a job that might start by the widest bounds is demand,
  * and only one that certainly starts takes room or spare CPUs from the jobs after it. A queued job without a limit may
- * end before the reservation; a job that ran past its limit ends now.
+ * end before the reservation; a job that ran past its limit may end at any time.
  */
 final class BackfillForecast {
     /** A queued job in queue order, with the CPUs it takes of the pool. */
@@ -53,8 +54,10 @@ final class BackfillForecast {
         long room = roomCpus;
         List<Release> ends = new ArrayList<>(releases.size() + queue.size());
         for (Release release : releases) {
+            // Past its limit, a job is about to end, but when is not known: Slurm's OverTimeLimit and KillWait, a
+            // job resumed after a suspension, run on.
             ends.add(release.at() != null && release.at().isBefore(now)
-                    ? new Release(release.cpus(), now, release.exact()) : release);
+                    ? new Release(release.cpus(), null, false) : release);
         }
         Set<String> held = new HashSet<>();
         String reservedFor = null;

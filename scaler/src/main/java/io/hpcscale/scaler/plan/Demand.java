@@ -17,8 +17,6 @@ import java.util.Set;
  * @param notPlaced          ids of the jobs this pool cannot take now: unsatisfiable, or beyond its max
  * @param placedOnNodesUp    ids of the jobs that fit nodes in service (running or drained), none booting or new: the
  *                           scheduler can start them now
- * @param reservation        the jobs the scheduler's backfilling would hold behind a reservation, left out of the
- *                           demand ({@code demand = backfill}); {@link Reservation#NONE} otherwise
  */
 public record Demand(
         int jobsConsidered,
@@ -29,8 +27,7 @@ public record Demand(
         int jobsBeyondMax,
         Set<String> placedOnExisting,
         Set<String> notPlaced,
-        Set<String> placedOnNodesUp,
-        Reservation reservation) {
+        Set<String> placedOnNodesUp) {
 
     public Demand {
         nodesInUse = Set.copyOf(nodesInUse);
@@ -39,14 +36,6 @@ public record Demand(
         placedOnExisting = Set.copyOf(placedOnExisting);
         notPlaced = Set.copyOf(notPlaced);
         placedOnNodesUp = Set.copyOf(placedOnNodesUp);
-        reservation = reservation == null ? Reservation.NONE : reservation;
-    }
-
-    public Demand(int jobsConsidered, int newNodes, Set<String> nodesInUse, Set<String> drainsToCancel,
-            List<Unsatisfiable> unsatisfiable, int jobsBeyondMax, Set<String> placedOnExisting, Set<String> notPlaced,
-            Set<String> placedOnNodesUp) {
-        this(jobsConsidered, newNodes, nodesInUse, drainsToCancel, unsatisfiable, jobsBeyondMax, placedOnExisting,
-                notPlaced, placedOnNodesUp, Reservation.NONE);
     }
 
     public static Demand none() {

@@ -78,7 +78,7 @@ public final class PoolDemand {
                     pool.shape().memoryMb(), pool.shape().gpus(), true));
         }
         Demand.Reservation reservation = pool.demand() == DemandModel.BACKFILL
-                ? PoolReservation.of(view, capacity, newNodesAllowed, fit, heldBack) : Demand.Reservation.NONE;
+                ? PoolReservation.of(view, capacity, newNodesAllowed, fit) : Demand.Reservation.NONE;
         if (heldBack.isEmpty() && reservation.held().isEmpty()) {
             return new DemandCalculator(pool.shape(), pool.max(), fit).compute(view.consideredJobs(), capacity,
                     newNodesAllowed);
@@ -93,6 +93,6 @@ public final class PoolDemand {
         int beyondMax = demand.jobsBeyondMax() + (reservation.forJob() == null ? 0 : 1);
         return new Demand(demand.jobsConsidered(), demand.newNodes(), demand.nodesInUse(),
                 demand.drainsToCancel(), demand.unsatisfiable(), beyondMax, demand.placedOnExisting(),
-                notPlaced, demand.placedOnNodesUp(), reservation);
+                notPlaced, demand.placedOnNodesUp());
     }
 }

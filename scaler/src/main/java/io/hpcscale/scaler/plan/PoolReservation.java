@@ -13,7 +13,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * A pool as the scheduler's backfilling sees it ({@code demand = backfill}), read from this cycle's view for
@@ -26,12 +25,15 @@ final class PoolReservation {
     /**
      * The queued jobs the scheduler's backfilling would hold behind a reservation with every node of the pool up:
      * what is free on nodes in service and booting, and every node the pool may still start or add; what running
-     * jobs hold on nodes in service, until their expected ends. Jobs that can never run in the pool are left to the
-     * calculator, which reports them; held ones ({@code countHeldJobs}) are not the scheduler's to start, and stay
-     * demand.
+     * jobs hold on nodes, until their expected ends, and nodes out of service until a time not known. Jobs that can
+     * never run in the pool are left to the calculator, which reports them; held ones ({@code countHeldJobs}) are not
+     * the scheduler's to start, and stay demand; gangs left out of this cycle's demand are still in the scheduler's
+     * queue, and keep their place in it.
+     *
+     * <p>Nothing is held while a job shares a node: counted in CPUs, a job could seem to fit where no node has room
+     * for it, and take room from a job that would start.
      */
-    static Demand.Reservation of(PoolView view, List<Capacity> capacity, int newNodesAllowed,
-            PoolFit fit, Set<String> heldBack) {
+    static Demand.Reservation of(PoolView view, List<Capacity> capacity, int newNodesAllowed, PoolFit fit) {
         PoolConfig pool = view.pool();
         int nodeCpus = pool.shape().cpus();
         long room = (long) newNodesAllowed * nodeCpus;
@@ -48,24 +50,34 @@ final class PoolReservation {
         for (Instance instance : view.running()) {
             VmDocument vm = view.inService(instance);
             if (vm == null) {
+                releases.add(new BackfillForecast.Release(nodeCpus, null, false));
                 continue;
             }
-            // A node that says no CPU count was counted wholly free above, as the calculator counts it.
-            long held = vm.exclusive() ? (vm.cpusTotal() > 0 ? vm.cpusTotal() : nodeCpus)
-                    : vm.cpusTotal() > 0 ? Math.min(vm.cpusTotal(), vm.cpusUsed()) : 0;
+            int total = vm.cpusTotal() > 0 ? vm.cpusTotal() : nodeCpus;
+            long held = vm.exclusive() ? total : vm.cpusTotal() > 0 ? Math.min(total, vm.cpusUsed()) : 0;
+            if (held > 0 && held < total) {
+                return Demand.Reservation.NONE;
+            }
             if (held > 0) {
                 Instant end = lastEnd(vm.jobIds(), endByJob);
                 releases.add(new BackfillForecast.Release(held, end, end != null && vm.jobIds().size() == 1));
             }
         }
+        for (int i = 0; i < view.unknownCount(); i++) {
+            releases.add(new BackfillForecast.Release(nodeCpus, null, false));
+        }
         DemandCalculator calculator = new DemandCalculator(pool.shape(), pool.max(), fit);
-        List<BackfillForecast.Queued> queue = new ArrayList<>();
-        view.consideredJobs().stream()
-                .filter(job -> job.status() == JobState.Queued && !heldBack.contains(job.schedulerId())
-                        && calculator.whyNever(job) == null)
-                .sorted(BackfillForecast.queueOrder())
-                .forEach(job -> queue.add(new BackfillForecast.Queued(job.schedulerId(), cpusTaken(job, fit,
-                        nodeCpus), job.times().limit())));
+        List<JobDocument> queued = view.consideredJobs().stream()
+                .filter(job -> job.status() == JobState.Queued && calculator.whyNever(job) == null)
+                .sorted(BackfillForecast.queueOrder()).toList();
+        List<BackfillForecast.Queued> queue = new ArrayList<>(queued.size());
+        for (JobDocument job : queued) {
+            if (!wholeNodes(job, fit)) {
+                return Demand.Reservation.NONE;
+            }
+            queue.add(new BackfillForecast.Queued(job.schedulerId(), (long) job.chunkCount() * nodeCpus,
+                    job.times().limit()));
+        }
         return BackfillForecast.of(queue, room, releases, view.now(), pool.backfillWindow());
     }
 
@@ -85,9 +97,8 @@ final class PoolReservation {
         return last;
     }
 
-    /** The CPUs a job takes of the pool: whole nodes when it has them to itself, else what its chunks ask. */
-    private static long cpusTaken(JobDocument job, PoolFit fit, int nodeCpus) {
-        boolean exclusive = job.exclusive() || fit.constraintOf(job).exclusivity() != Constraint.Exclusivity.SHARED;
-        return exclusive ? (long) job.chunkCount() * nodeCpus : job.totalCpus();
+    /** The job has each of its nodes to itself: it takes whole nodes, whatever CPUs it asks. */
+    private static boolean wholeNodes(JobDocument job, PoolFit fit) {
+        return job.exclusive() || fit.constraintOf(job).exclusivity() != Constraint.Exclusivity.SHARED;
     }
 }

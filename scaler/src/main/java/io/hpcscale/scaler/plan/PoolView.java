@@ -151,6 +151,11 @@ final class PoolView {
         return running.size() + booting.size() + unknown.size();
     }
 
+    /** Active instances whose power state the listing did not say. */
+    int unknownCount() {
+        return unknown.size();
+    }
+
     /**
      * The active instances counted for the pool's min: all but those hpcscale did not start whose node no agent
      * reports (orphans in the making), which cost as much and count for the max, but on which no job of the pool can

@@ -27,8 +27,9 @@ class TimeLimitsTest {
         Finding finding = TimeLimits.of("hb", List.of(job("1", JobState.Queued, JobTimes.UNKNOWN),
                 job("2", JobState.Running, new JobTimes(null, T))));
         assertFalse(finding.ok());
-        assertTrue(finding.sentence().startsWith("jobs: demand = backfill: 0 of 1 queued job and 0 of 1 running job in "
-                + "pool hb give a time limit, so every queued job counts as demand"), finding.sentence());
+        assertTrue(finding.sentence().startsWith("jobs: demand = backfill: 0 of 1 queued job in pool hb give a time "
+                + "limit, and 0 of 1 running job a limit and a start, so every queued job counts as demand"),
+                finding.sentence());
         assertTrue(finding.sentence().contains("DefaultTime"), finding.sentence());
     }
 
@@ -38,8 +39,9 @@ class TimeLimitsTest {
                 job("2", JobState.Queued, new JobTimes(Duration.ofHours(1), null)),
                 job("3", JobState.Running, new JobTimes(Duration.ofHours(1), T))));
         assertTrue(finding.ok());
-        assertEquals("jobs: demand = backfill: 1 of 2 queued jobs and 1 of 1 running job in pool hb give a time limit; "
-                + "a queued job without one counts as demand whenever it fits", finding.sentence());
+        assertEquals("jobs: demand = backfill: 1 of 2 queued jobs in pool hb give a time limit, and 1 of 1 running job "
+                + "a limit and a start; a queued job without one counts as demand whenever it fits",
+                finding.sentence());
     }
 
     @Test
@@ -47,7 +49,7 @@ class TimeLimitsTest {
         Finding finding = TimeLimits.of("hb", List.of(job("1", JobState.Queued, new JobTimes(Duration.ofHours(1),
                 null)), job("2", JobState.Running, new JobTimes(null, T))));
         assertFalse(finding.ok());
-        assertTrue(finding.sentence().contains("no reservation can be foreseen"), finding.sentence());
+        assertTrue(finding.sentence().contains("no running job's end can be foreseen"), finding.sentence());
     }
 
     @Test

@@ -106,6 +106,14 @@ class BackfillDemandTest {
     }
 
     @Test
+    void nothingIsHeldWhileAJobHasPartOfANodeAsCpuCountsCannotSayWhereJobsFit() {
+        PoolStateBuilder partly = behind(pool("backfill", Duration.ofHours(1)), Duration.ofHours(2));
+        partly.replaceVm(1, PoolStateBuilder.vm(1, NodeJobStatus.Busy, 8, List.of("r1"), false, false,
+                NOW.minusSeconds(600), null));
+        assertEquals(List.of(), drained(partly.plan()), "a running job on half a node");
+    }
+
+    @Test
     void theWideJobStartsNodesOnceTheRunningJobHasEnded() {
         PoolStateBuilder pool = pool("backfill", Duration.ofHours(1));
         pool.jobs.removeIf(j -> j.schedulerId().equals("r1"));

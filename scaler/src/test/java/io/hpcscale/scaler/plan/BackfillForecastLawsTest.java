@@ -40,14 +40,17 @@ class BackfillForecastLawsTest {
         }
         Demand.Reservation forecast = BackfillForecast.of(queue, room, releases, NOW, window);
         for (int outcome = 0; outcome < 20; outcome++) {
-            Demand.Reservation known = BackfillForecast.of(queueKnown(queue, random), room, releasesKnown(releases, random), NOW,
-                    window);
+            Demand.Reservation known = BackfillForecast.of(queueKnown(queue, random), room,
+                    releasesKnown(releases, random), NOW, window);
             assertTrue(known.held().containsAll(forecast.held()), "held " + forecast.held() + " but with every end "
                     + "known only " + known.held() + "; room " + room + ", releases " + releases + ", queue " + queue);
         }
     }
 
-    /** The releases as they turn out: each not known exactly frees at a time from now to its latest, or later. */
+    /**
+     * The releases as they turn out: each not known exactly frees at a time from now to its latest, or within 60 hours
+     * when it has none.
+     */
     private static List<Release> releasesKnown(List<Release> releases, Random random) {
         List<Release> known = new ArrayList<>();
         for (Release release : releases) {

@@ -6,6 +6,7 @@ import io.hpcscale.scaler.plan.BackfillForecast.Queued;
 import io.hpcscale.scaler.plan.BackfillForecast.Release;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -100,22 +101,24 @@ class BackfillForecastTest {
 
     @Test
     void jobsSubmittedTogetherGoInTheOrderOfTheirIdsNumbers() {
-        List<String> ids = new java.util.ArrayList<>(List.of("10", "9", "5_10", "5_9", "5_2", "100.pbs", "99.pbs",
+        List<String> ids = new ArrayList<>(List.of("10", "9", "5_10", "5_9", "5_2", "100.pbs", "99.pbs",
                 "007"));
         ids.sort(BackfillForecast::compareIds);
         assertEquals(List.of("5_2", "5_9", "5_10", "007", "9", "10", "99.pbs", "100.pbs"), ids);
     }
 
     @Test
-    void aJobPastItsLimitIsAboutToEndSoTheReservationIsNow() {
+    void aJobPastItsLimitMayRunOnForAnyTimeSoItHoldsNothingBack() {
+        List<Release> overrun = List.of(new Release(64, NOW.minusSeconds(90), true));
         Demand.Reservation reservation = BackfillForecast.of(List.of(job("wide", 96, null),
-                job("tiny", 16, Duration.ofMinutes(1))), 32, List.of(new Release(64, NOW.minusSeconds(90), true)), NOW, DAY);
-        assertEquals(Set.of("wide", "tiny"), reservation.held(), "nothing ends before a reservation that is now");
+                job("long", 16, Duration.ofHours(5))), 32, overrun, NOW, DAY);
+        assertEquals(Set.of("wide"), reservation.held(), "OverTimeLimit, KillWait or a resumed job run on");
     }
 
     @Test
     void theJobsStartedAheadOfTheBlockedOneFreeTheirCpusAtTheirOwnLimits() {
-        // "first" starts on the 32 free CPUs and ends in 20 minutes; the wide job's reservation is then, not in an hour.
+        // "first" starts on the 32 free CPUs and ends in 20 minutes: the wide job's reservation is then, not in an
+        // hour.
         Demand.Reservation reservation = BackfillForecast.of(List.of(
                         job("first", 32, Duration.ofMinutes(20)),
                         job("wide", 64, null),
