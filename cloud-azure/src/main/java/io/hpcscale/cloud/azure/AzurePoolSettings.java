@@ -18,10 +18,11 @@ import java.util.Optional;
  * @param template       what new scale sets are deployed from (a template file or a template spec version's id),
  *                       or null
  * @param templateParameters the template's other parameters (an ARM parameters file), or null
+ * @param standbyPool    the standby pool kept beside the scale set, or null
  */
 public record AzurePoolSettings(String pool, String subscriptionId, String resourceGroup, String scaleSet,
         boolean allowCreate, NodeNaming nodeNaming, String targetTag, int vmsPerScaleSet, Duration sealAfter,
-        String template, Path templateParameters) {
+        String template, Path templateParameters, StandbyPoolSettings standbyPool) {
 
     /** @throws ConfigException naming every setting the pool lacks or cannot use */
     public static AzurePoolSettings from(PoolSettings pool, AzureSettings azure) {
@@ -58,6 +59,7 @@ public record AzurePoolSettings(String pool, String subscriptionId, String resou
             problems.add(pool.key("azure.templateParameters") + " is set without " + pool.key("azure.template")
                     + ": set the template too, or remove it");
         }
+        Optional<StandbyPoolSettings> standbyPool = StandbyPoolSettings.from(pool, problems);
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);
         }
@@ -66,13 +68,14 @@ public record AzurePoolSettings(String pool, String subscriptionId, String resou
                 "fixed".equals(pool.string("target")) ? pool.string("targetTag") : null,
                 pool.intValue("azure.vmsPerScaleSet"), pool.duration("azure.sealAfter"),
                 pool.optionalString("azure.template").orElse(null),
-                pool.optionalString("azure.templateParameters").map(Path::of).orElse(null));
+                pool.optionalString("azure.templateParameters").map(Path::of).orElse(null),
+                standbyPool.orElse(null));
     }
 
     /** The same pool's settings for another of its scale sets. */
     AzurePoolSettings withScaleSet(String name) {
         return new AzurePoolSettings(pool, subscriptionId, resourceGroup, name, allowCreate, nodeNaming, targetTag,
-                vmsPerScaleSet, sealAfter, template, templateParameters);
+                vmsPerScaleSet, sealAfter, template, templateParameters, standbyPool);
     }
 
     /** For messages: "scale set vmss-hb in resource group rg-hpc". */

@@ -36,7 +36,8 @@ import org.slf4j.LoggerFactory;
  * <p>Requests per cycle: a paged listing (50 VMs a page) at most once per {@code azure.minListInterval} and only
  * while the subscription's Compute budget has room ({@link ScaleSetListing}, {@link ComputeBudget}); one call per
  * action for Uniform (every instance id in it), one per VM for Flexible starts and stops; a batch that fails is
- * read back with one more listing, so that what did change is recorded as done.
+ * read back with one more listing, so that what did change is recorded as done; with a standby pool, one read of it
+ * every ten minutes after the cycle's actions ({@link StandbyPoolKeeper}).
  */
 public final class AzureScaleSetProvider implements CloudProvider {
     private static final Logger log = LoggerFactory.getLogger(AzureScaleSetProvider.class);
@@ -48,6 +49,8 @@ public final class AzureScaleSetProvider implements CloudProvider {
     private final CallGate gate;
     private final ComputeBudget budget;
     private final ScaleSetListing listing;
+    /** The pool's standby pool's keeper, or null when it has none. */
+    private final StandbyPoolKeeper standby;
     private static final Duration SIZE_READ_RETRY = Duration.ofMinutes(10);
 
     private volatile ScaleSetModel model;
@@ -65,6 +68,7 @@ public final class AzureScaleSetProvider implements CloudProvider {
         this.operations = new LongOperations(clients.settings().operationTimeout(), gate, clients.pace());
         this.budget = clients.budget(pool.subscriptionId());
         this.listing = new ScaleSetListing(clients.pace().clock(), clients.settings().minListInterval());
+        this.standby = pool.standbyPool() == null ? null : new StandbyPoolKeeper(clients, pool, operations);
     }
 
     /**
@@ -279,6 +283,15 @@ public final class AzureScaleSetProvider implements CloudProvider {
                 outcomes.done(vmName);
             }
         }
+    }
+
+    /** Keeps the pool's standby pool as configured: here, after the cycle's actions, so no read-only command does. */
+    @Override
+    public List<String> tidy() throws CloudException, InterruptedException {
+        if (standby == null) {
+            return List.of();
+        }
+        return standby.keepIfDue(model()).map(List::of).orElse(List.of());
     }
 
     @Override

@@ -14,6 +14,7 @@ import java.util.List;
 record RequiredAction(String action, boolean onResourceGroup, String purpose) {
     private static final String SCALE_SET = "Microsoft.Compute/virtualMachineScaleSets/";
     private static final String VM = "Microsoft.Compute/virtualMachines/";
+    private static final String STANDBY_POOL = "Microsoft.StandbyPool/standbyVirtualMachinePools/";
 
     /**
      * The actions a pool needs with its scale set's mode, its stop action, whether it may grow the set, and whether
@@ -73,6 +74,13 @@ record RequiredAction(String action, boolean onResourceGroup, String purpose) {
                     + "resource group's tag " + pool.targetTag() + " (" + p + "target = fixed)"));
             actions.add(new RequiredAction("Microsoft.Resources/tags/write", true, "to lower that count by one when "
                     + "a node removes itself; the role in docs/security.md leaves it out: add it for fixed pools"));
+        }
+        if (pool.standbyPool() != null) {
+            String standby = " (" + p + "azure.standbyPool)";
+            actions.add(new RequiredAction(STANDBY_POOL + "read", true, "to see that the standby pool is as configured"
+                    + standby + "; the role in docs/security.md leaves it out: add it"));
+            actions.add(new RequiredAction(STANDBY_POOL + "write", true, "to create the standby pool or set it back"
+                    + standby + "; the role in docs/security.md leaves it out: add it"));
         }
         if (pool.allowCreate()) {
             actions.add(new RequiredAction(SCALE_SET + "write", false, "to raise the scale set's capacity ("

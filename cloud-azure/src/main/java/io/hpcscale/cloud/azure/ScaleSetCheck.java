@@ -81,6 +81,9 @@ public final class ScaleSetCheck {
         if (pool.template() != null) {
             findings.add(template(pool));
         }
+        if (pool.standbyPool() != null) {
+            findings.add(standbyPool(pool, model));
+        }
         return new Result(findings, true);
     }
 
@@ -129,6 +132,23 @@ public final class ScaleSetCheck {
         }
         return Finding.ok(setting + ": scale set " + pool.scaleSet() + " has hibernation enabled (a VM Azure will "
                 + "not hibernate is deallocated instead, and the scaler says why)");
+    }
+
+    /** The standby pool as Azure shows it, and what the scaler's next cycle will do to it: a read only. */
+    private Finding standbyPool(AzurePoolSettings pool, ScaleSetModel model) {
+        StandbyPoolKeeper keeper = new StandbyPoolKeeper(clients, pool, new LongOperations(
+                clients.settings().operationTimeout(), CallGate.ALWAYS_OPEN, clients.pace()));
+        StandbyPoolKeeper.Step step;
+        try {
+            step = keeper.plan(model);
+        } catch (CloudException e) {
+            return Finding.problem(e.getMessage());
+        }
+        if (step.state() == null) {
+            return Finding.ok(step.why());
+        }
+        return Finding.ok(step.why() + ": the scaler " + (step.found() == null ? "creates" : "sets") + " it at its "
+                + "next cycle" + (step.state() != pool.standbyPool().state() ? ", through running first" : ""));
     }
 
     /** The template new scale sets are deployed from: read and checked here, then validated by Azure. */

@@ -60,6 +60,7 @@ final class AzureAgentImitation {
     private final Set<String> ran = new HashSet<>();
     private final Set<String> written = new HashSet<>();
     private int violations;
+    private int submitted;
 
     AzureAgentImitation(FakeArm arm, String resourceGroup, String scaleSet, String pool, Path store, Clock clock) {
         this.arm = arm;
@@ -72,7 +73,7 @@ final class AzureAgentImitation {
 
     void submit(int jobs, Duration runTime) {
         for (int i = 0; i < jobs; i++) {
-            queued.add(new Job((1000 + queued.size() + ran.size() + i) + ".pbs", runTime));
+            queued.add(new Job((1000 + submitted++) + ".pbs", runTime));
         }
     }
 

@@ -18,6 +18,7 @@ import io.hpcscale.cloud.azure.fake.PowerState;
 import io.hpcscale.cloud.azure.fake.RequestKind;
 import io.hpcscale.cloud.azure.fake.RequestLog;
 import io.hpcscale.cloud.azure.fake.ScaleSetSpec;
+import io.hpcscale.cloud.azure.fake.StandbyPool;
 import io.hpcscale.common.config.ConfigCatalog;
 import io.hpcscale.common.config.ConfigLoader;
 import io.hpcscale.common.config.Settings;
@@ -225,6 +226,34 @@ class AzureThroughTheScalerTest {
                 "110 starts sent, none waited for");
         assertEquals(1, events().stream().filter(e -> e.action().equals("start")).count(),
                 "one event for the starts sent together: " + events());
+    }
+
+    @Test
+    void aFlexiblePoolGrowsFromTheStandbyPoolTheScalerKeepsBesideIt() throws Exception {
+        arm.scaleSet(ScaleSetSpec.flexible(rg, "fx").sku("Standard_HB120rs_v3").computerNamePrefix("fx")
+                .instances(0, PowerState.DEALLOCATED));
+        AzureAgentImitation agent = new AzureAgentImitation(arm, rg, "fx", "fx", dir.resolve("clusterload.db"),
+                clock);
+        agent.submit(4, Duration.ofMinutes(8));
+        Settings settings = settings("fx", "fx", "pool.fx.max", "10", "pool.fx.stopAction", "delete",
+                "pool.fx.azure.allowCreate", "true", "pool.fx.azure.standbyPool", "fx-standby",
+                "pool.fx.azure.standbyPoolSize", "4");
+
+        try (ScalerRuntime runtime = runtime(settings)) {
+            run(runtime, agent, Duration.ofMinutes(20));
+            agent.submit(4, Duration.ofMinutes(8));
+            run(runtime, agent, Duration.ofMinutes(20));
+        }
+
+        StandbyPool standby = arm.standbyPools().get(rg, "fx-standby").orElseThrow();
+        assertEquals(8, agent.jobsRun(), events().toString());
+        assertEquals(0, agent.stoppedUnderAJob());
+        assertEquals(4, standby.handedOut(), "the first wave's VMs were made before the standby pool, the second's "
+                + "came from it");
+        assertTrue(events().stream().anyMatch(e -> e.action().equals("tidy")
+                && e.reason().startsWith("created standby pool fx-standby")), events().toString());
+        assertEquals(1, ours().stream().filter(e -> e.method().equals("PUT")
+                && e.path().contains("standbyVirtualMachinePools")).count(), "created once, then only read");
     }
 
     @Test

@@ -157,6 +157,41 @@ class CheckCommandTest {
     }
 
     @Test
+    void saysWhatTheScalerWillDoToTheStandbyPoolAndWhatItNeedsWithoutWritingIt() throws IOException {
+        arm.resourceGroup(rg, "westeurope", Map.of());
+        arm.scaleSet(ScaleSetSpec.flexible(rg, "hb").instances(1, PowerState.RUNNING));
+        arm.permissions().allowOnly("Microsoft.Compute/*", "Microsoft.StandbyPool/standbyVirtualMachinePools/read");
+        agentReports("hb", arm.state().scaleSet(rg, "hb").orElseThrow().instances().get(0).computerName());
+
+        Run run = check(config("hb", "pool.hb.stopAction = delete", "pool.hb.azure.allowCreate = true",
+                "pool.hb.azure.standbyPool = hb-standby", "pool.hb.azure.standbyPoolSize = 6"));
+
+        assertEquals(1, run.exitCode(), run.out() + run.err());
+        assertTrue(run.out().contains("standby pool hb-standby of scale set hb in resource group " + rg + " does not "
+                + "exist: the scaler creates it at its next cycle"), run.out());
+        assertTrue(run.out().contains("Microsoft.StandbyPool/standbyVirtualMachinePools/write on " + groupScope())
+                && run.out().contains("pool.hb.azure.standbyPool"), run.out());
+        assertEquals(0, arm.log().count(e -> e.kind().isWrite() && e.path().contains(rg)), "check only reads");
+    }
+
+    @Test
+    void anUnregisteredStandbyPoolProviderIsAProblemWithTheCommandThatRegistersIt() throws IOException {
+        arm.resourceGroup(rg, "westeurope", Map.of());
+        arm.scaleSet(ScaleSetSpec.flexible(rg, "hb").instances(1, PowerState.RUNNING));
+        arm.standbyPools().registered(false);
+        try {
+            Run run = check(config("hb", "pool.hb.azure.allowCreate = true", "pool.hb.azure.standbyPool = hb-standby",
+                    "pool.hb.azure.standbyPoolState = running", "pool.hb.azure.standbyPoolSize = 2"));
+
+            assertEquals(1, run.exitCode(), run.out() + run.err());
+            assertTrue(run.out().contains("MissingSubscriptionRegistration")
+                    && run.out().contains("az provider register --namespace Microsoft.StandbyPool"), run.out());
+        } finally {
+            arm.standbyPools().registered(true);
+        }
+    }
+
+    @Test
     void hibernationIsAProblemWhereAzureCannotHibernateTheScaleSetsVms() throws IOException {
         arm.resourceGroup(rg, "westeurope", Map.of());
         arm.scaleSet(ScaleSetSpec.uniform(rg, "hb").instances(1, PowerState.DEALLOCATED));

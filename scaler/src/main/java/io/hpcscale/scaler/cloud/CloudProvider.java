@@ -62,7 +62,8 @@ public interface CloudProvider {
 
     /**
      * Housekeeping after a cycle's actions: a pool spread over several scale sets deletes the sealed ones that
-     * have emptied.
+     * have emptied; an Azure pool with a standby pool keeps it as configured. Only the scaler's cycle calls it, never
+     * a read-only command.
      *
      * @return what was done, one sentence each, for events
      */

@@ -32,6 +32,7 @@ public final class FakeArm implements AutoCloseable {
     private final Faults faults = new Faults();
     private final RequestLog log = new RequestLog();
     private final ComputeBuckets buckets = new ComputeBuckets(settings);
+    private final StandbyPools standbyPools = new StandbyPools();
     private final TestCertificate certificate;
     private final HttpsServer server;
     private final ExecutorService executor;
@@ -40,7 +41,7 @@ public final class FakeArm implements AutoCloseable {
 
     private FakeArm(TestCertificate certificate, int port) throws IOException {
         this.certificate = certificate;
-        PowerActions actions = new PowerActions(operations);
+        PowerActions actions = new PowerActions(operations, standbyPools);
         deployments = new DeploymentHandlers(state, operations, actions, permissions);
         Routes routes = new Routes(
             new ScaleSetHandlers(state, operations, actions, settings),
@@ -48,7 +49,7 @@ public final class FakeArm implements AutoCloseable {
             new FlexibleHandlers(state, operations, actions, settings),
             new ResourceHandlers(state, permissions, sizes, settings),
             new OperationHandlers(operations),
-            identity, deployments);
+            identity, deployments, new StandbyPoolHandlers(state, standbyPools, operations, settings));
         handler = new ArmServer(routes, state, identity, permissions, faults, log, buckets);
         server = HttpsServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 0);
         server.setHttpsConfigurator(new HttpsConfigurator(certificate.serverContext()));
@@ -146,6 +147,10 @@ public final class FakeArm implements AutoCloseable {
 
     public ComputeBuckets buckets() {
         return buckets;
+    }
+
+    public StandbyPools standbyPools() {
+        return standbyPools;
     }
 
     /** Shorthand for the usual first step of a test. */

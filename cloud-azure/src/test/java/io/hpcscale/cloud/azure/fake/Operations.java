@@ -53,6 +53,17 @@ public final class Operations {
         return retryAfter(response.header("Azure-AsyncOperation", statusUrl(request, operation)));
     }
 
+    /**
+     * The same for another resource provider, whose status URL is its own: {@code operationStatuses} under the
+     * provider's location, as resource providers built on ARM's TypeSpec library answer (the standby pool
+     * examples give only a placeholder URL; the SDK polls whatever the header says).
+     */
+    ArmResponse withStatusHeader(ArmResponse response, ArmRequest request, Operation operation, String provider) {
+        return retryAfter(response.header("Azure-AsyncOperation", request.base() + "/subscriptions/"
+            + subscriptionId + "/providers/" + provider + "/locations/" + operation.location()
+            + "/operationStatuses/" + operation.id() + "?api-version=" + apiVersion(request)));
+    }
+
     /** Retry-After as {@link Settings#retryAfterSeconds} says: none when 0, as real Compute often sends none. */
     ArmResponse retryAfter(ArmResponse response) {
         int seconds = settings.retryAfterSeconds();

@@ -12,9 +12,11 @@ import java.util.List;
  */
 final class PowerActions {
     private final Operations operations;
+    private final StandbyPools standbyPools;
 
-    PowerActions(Operations operations) {
+    PowerActions(Operations operations, StandbyPools standbyPools) {
         this.operations = operations;
+        this.standbyPools = standbyPools;
     }
 
     Operation apply(ScaleSet scaleSet, List<Instance> targets, PowerAction action, ArmRequest request) {
@@ -81,6 +83,9 @@ final class PowerActions {
         if (capacity > current) {
             List<Instance> created = new ArrayList<>();
             for (int i = current; i < capacity; i++) {
+                // A VM from the attached standby pool, if it has a ready one, boots here like a new one: the fake
+                // times a start and a creation alike.
+                standbyPools.handOut(scaleSet, scaleSet.clock().instant(), scaleSet.bootDelay());
                 created.add(scaleSet.createInstance());
             }
             if (scaleSet.overprovisions()) {

@@ -16,12 +16,14 @@ final class Routes {
     private static final String DEPLOYMENT = SUB + "/(?i:resourceGroups)/(?<rg>[^/]+)"
         + "/providers/Microsoft\\.Resources/deployments/(?<name>[^/]+)";
     private static final String COMPUTE = "Microsoft.Compute/";
+    private static final String STANDBY_POOL = RG
+        + "/providers/Microsoft\\.StandbyPool/standbyVirtualMachinePools/(?<name>[^/]+)";
 
     private final List<Route> routes;
 
     Routes(ScaleSetHandlers scaleSets, UniformHandlers uniform, FlexibleHandlers flexible,
            ResourceHandlers resources, OperationHandlers operations, ManagedIdentity identity,
-           DeploymentHandlers deployments) {
+           DeploymentHandlers deployments, StandbyPoolHandlers standbyPools) {
         routes = List.of(
             Route.of("PUT", scope(DEPLOYMENT), RequestKind.DEPLOY, "Microsoft.Resources/deployments/write",
                 deployments::put),
@@ -33,6 +35,12 @@ final class Routes {
             Route.of("GET", SUB + "/providers/Microsoft\\.Compute/locations/[^/]+/operations/(?<op>[^/]+)",
                 r -> "true".equalsIgnoreCase(r.query("monitor"))
                     ? RequestKind.OPERATION_RESULT : RequestKind.OPERATION_POLL, null, operations::status),
+            Route.of("GET", SUB + "/providers/Microsoft\\.StandbyPool/locations/[^/]+/operationStatuses/(?<op>[^/]+)",
+                RequestKind.OPERATION_POLL, null, operations::status),
+            Route.of("GET", scope(STANDBY_POOL), RequestKind.GET,
+                "Microsoft.StandbyPool/standbyVirtualMachinePools/read", standbyPools::get),
+            Route.of("PUT", scope(STANDBY_POOL), RequestKind.PUT,
+                "Microsoft.StandbyPool/standbyVirtualMachinePools/write", standbyPools::put),
 
             Route.of("GET", scope(RG) + "/providers/Microsoft\\.Compute/virtualMachineScaleSets",
                 RequestKind.LIST_SCALE_SETS, COMPUTE + "virtualMachineScaleSets/read", scaleSets::list),
