@@ -37,7 +37,7 @@ import org.slf4j.LoggerFactory;
  * while the subscription's Compute budget has room ({@link ScaleSetListing}, {@link ComputeBudget}); one call per
  * action for Uniform (every instance id in it), one per VM for Flexible starts and stops; a batch that fails is
  * read back with one more listing, so that what did change is recorded as done; with a standby pool, one read of it
- * every ten minutes after the cycle's actions ({@link StandbyPoolKeeper}).
+ * and the scale set every ten minutes after the cycle's actions ({@link StandbyPoolKeeper}).
  */
 public final class AzureScaleSetProvider implements CloudProvider {
     private static final Logger log = LoggerFactory.getLogger(AzureScaleSetProvider.class);
@@ -68,7 +68,7 @@ public final class AzureScaleSetProvider implements CloudProvider {
         this.operations = new LongOperations(clients.settings().operationTimeout(), gate, clients.pace());
         this.budget = clients.budget(pool.subscriptionId());
         this.listing = new ScaleSetListing(clients.pace().clock(), clients.settings().minListInterval());
-        this.standby = pool.standbyPool() == null ? null : new StandbyPoolKeeper(clients, pool, operations);
+        this.standby = pool.standbyPool() == null ? null : new StandbyPoolKeeper(clients, pool);
     }
 
     /**
@@ -285,13 +285,16 @@ public final class AzureScaleSetProvider implements CloudProvider {
         }
     }
 
-    /** Keeps the pool's standby pool as configured: here, after the cycle's actions, so no read-only command does. */
+    /**
+     * Keeps the pool's standby pool as configured when a check is due, against the scale set read afresh (hibernation
+     * or fault domains may have changed since): here, after the cycle's actions, so that no read-only command does.
+     */
     @Override
     public List<String> tidy() throws CloudException, InterruptedException {
-        if (standby == null) {
+        if (standby == null || !standby.due()) {
             return List.of();
         }
-        return standby.keepIfDue(model()).map(List::of).orElse(List.of());
+        return standby.keep(readModel()).map(List::of).orElse(List.of());
     }
 
     @Override

@@ -79,6 +79,8 @@ record RequiredAction(String action, boolean onResourceGroup, String purpose) {
             String standby = " (" + p + "azure.standbyPool)";
             actions.add(new RequiredAction(STANDBY_POOL + "read", true, "to see that the standby pool is as configured"
                     + standby + "; the role in docs/security.md leaves it out: add it"));
+            actions.add(new RequiredAction(STANDBY_POOL + "runtimeViews/read", true, "to read the standby pool's "
+                    + "health and VMs" + standby + "; the role in docs/security.md leaves it out: add it"));
             actions.add(new RequiredAction(STANDBY_POOL + "write", true, "to create the standby pool or set it back"
                     + standby + "; the role in docs/security.md leaves it out: add it"));
         }

@@ -134,21 +134,27 @@ public final class ScaleSetCheck {
                 + "not hibernate is deallocated instead, and the scaler says why)");
     }
 
-    /** The standby pool as Azure shows it, and what the scaler's next cycle will do to it: a read only. */
+    /**
+     * The standby pool as Azure shows it, its VMs and health, and what the scaler's next cycle will do to it: reads
+     * only.
+     */
     private Finding standbyPool(AzurePoolSettings pool, ScaleSetModel model) {
-        StandbyPoolKeeper keeper = new StandbyPoolKeeper(clients, pool, new LongOperations(
-                clients.settings().operationTimeout(), CallGate.ALWAYS_OPEN, clients.pace()));
-        StandbyPoolKeeper.Step step;
+        StandbyPoolKeeper keeper = new StandbyPoolKeeper(clients, pool);
         try {
-            step = keeper.plan(model);
+            StandbyPoolKeeper.Step step = keeper.plan(model);
+            if (step.state() != null) {
+                return Finding.ok(step.why() + ": the scaler " + (step.found() == null ? "creates" : "sets") + " it "
+                        + "at its next cycle" + (step.state() != pool.standbyPool().state() ? ", through running first"
+                                : ""));
+            }
+            StandbyPoolKeeper.Health health = keeper.health();
+            String said = step.why() + "; Azure: " + health.describe();
+            return health.healthy() ? Finding.ok(said) : Finding.problem(said + ". A standby pool that cannot make its "
+                    + "VMs usually lacks a role of Azure's Standby Pool Resource Provider (docs/running-on-azure.md, "
+                    + "Standby pools)");
         } catch (CloudException e) {
             return Finding.problem(e.getMessage());
         }
-        if (step.state() == null) {
-            return Finding.ok(step.why());
-        }
-        return Finding.ok(step.why() + ": the scaler " + (step.found() == null ? "creates" : "sets") + " it at its "
-                + "next cycle" + (step.state() != pool.standbyPool().state() ? ", through running first" : ""));
     }
 
     /** The template new scale sets are deployed from: read and checked here, then validated by Azure. */

@@ -19,9 +19,13 @@ import com.azure.resourcemanager.compute.models.VirtualMachinePriorityTypes;
  * @param evictionPolicy       a Spot scale set's eviction policy ({@code Deallocate}, {@code Delete}), or null
  * @param hibernationEnabled   {@code properties.additionalCapabilities.hibernationEnabled}: its VMs may be
  *                             hibernated; false when the scale set does not say
+ * @param faultDomainCount     {@code properties.platformFaultDomainCount}, or null when the scale set does not say
+ * @param ephemeralOsDisk      its VMs' OS disks are ephemeral ({@code osDisk.diffDiskSettings}), which cannot be
+ *                             deallocated
  */
 record ScaleSetModel(String id, boolean flexible, String vmSize, int capacity, String location, boolean spot,
-        boolean overprovision, Boolean singlePlacementGroup, String evictionPolicy, boolean hibernationEnabled) {
+        boolean overprovision, Boolean singlePlacementGroup, String evictionPolicy, boolean hibernationEnabled,
+        Integer faultDomainCount, boolean ephemeralOsDisk) {
 
     static ScaleSetModel of(VirtualMachineScaleSetInner inner) {
         var profile = inner.virtualMachineProfile();
@@ -35,8 +39,11 @@ record ScaleSetModel(String id, boolean flexible, String vmSize, int capacity, S
                 : null;
         boolean hibernation = inner.additionalCapabilities() != null
                 && Boolean.TRUE.equals(inner.additionalCapabilities().hibernationEnabled());
+        boolean ephemeral = profile != null && profile.storageProfile() != null
+                && profile.storageProfile().osDisk() != null
+                && profile.storageProfile().osDisk().diffDiskSettings() != null;
         return new ScaleSetModel(inner.id(), flexible, size, capacity, inner.location(), spot, overprovision,
-                inner.singlePlacementGroup(), eviction, hibernation);
+                inner.singlePlacementGroup(), eviction, hibernation, inner.platformFaultDomainCount(), ephemeral);
     }
 
     String mode() {

@@ -4,8 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.azure.resourcemanager.resources.fluent.models.GenericResourceInner;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.hpcscale.cloud.azure.fake.FakeArm;
+import io.hpcscale.cloud.azure.fake.Fault;
 import io.hpcscale.cloud.azure.fake.PowerState;
+import io.hpcscale.cloud.azure.fake.RequestLog;
 import io.hpcscale.cloud.azure.fake.ScaleSetSpec;
 import io.hpcscale.cloud.azure.fake.StandbyPool;
 import io.hpcscale.common.config.Settings;
@@ -13,7 +17,7 @@ import io.hpcscale.scaler.cloud.CallGate;
 import io.hpcscale.scaler.cloud.CloudException;
 import io.hpcscale.scaler.cloud.CloudProvider;
 import io.hpcscale.scaler.cloud.CreateResult;
-import java.time.Duration;
+import io.hpcscale.scaler.cloud.ThrottledException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,6 +41,14 @@ class StandbyPoolTest {
     @AfterEach
     void registerAgain() {
         arm.standbyPools().registered(true);
+        arm.permissions().reset();
+        arm.faults().clear();
+    }
+
+    /** A subscription that never registered Microsoft.StandbyPool, and a scaler that may not register it. */
+    private void unregisteredAndNotAllowedToRegister() {
+        arm.standbyPools().registered(false);
+        arm.permissions().deny("Microsoft.StandbyPool/register/action");
     }
 
     private Settings settings(String scaleSet, String state, int size) {
@@ -65,10 +77,24 @@ class StandbyPoolTest {
     private java.util.Optional<String> keep(Settings settings, String scaleSet) throws Exception {
         AzureClients clients = clients(settings);
         StandbyPoolKeeper keeper = new StandbyPoolKeeper(clients,
-                AzurePoolSettings.from(settings.pool("p"), clients.settings()),
-                new LongOperations(Duration.ofSeconds(30), CallGate.ALWAYS_OPEN, pace));
-        return keeper.keep(ScaleSetModel.of(clients.compute(arm.subscriptionId()).serviceClient()
-                .getVirtualMachineScaleSets().getByResourceGroup(rg, scaleSet)));
+                AzurePoolSettings.from(settings.pool("p"), clients.settings()));
+        return keeper.keep(model(clients, scaleSet));
+    }
+
+    private ScaleSetModel model(AzureClients clients, String scaleSet) {
+        return ScaleSetModel.of(clients.compute(arm.subscriptionId()).serviceClient().getVirtualMachineScaleSets()
+                .getByResourceGroup(rg, scaleSet));
+    }
+
+    /** A standby pool made by hand (the CLI, the portal) before hpcscale is told of it. */
+    private void madeByHand(Map<String, Object> properties, Map<String, String> tags) {
+        AzureClients clients = clients(settings("fx", "deallocated", 1));
+        clients.compute(arm.subscriptionId()).resourceManager().serviceClient().getResources()
+                .beginCreateOrUpdateById("/subscriptions/" + arm.subscriptionId() + "/resourceGroups/" + rg
+                        + "/providers/Microsoft.StandbyPool/standbyVirtualMachinePools/hb-standby",
+                        StandbyPoolKeeper.API_VERSION, new GenericResourceInner().withLocation("westeurope")
+                                .withTags(tags).withProperties(properties))
+                .waitForCompletion();
     }
 
     private void flexible(String name, boolean hibernationEnabled) {
@@ -82,7 +108,11 @@ class StandbyPoolTest {
     }
 
     private int standbyPoolCalls(String method) {
-        return arm.log().count(e -> e.method().equals(method) && e.path().contains("/resourceGroups/" + rg + "/")
+        return standbyPoolCalls(e -> e.method().equals(method));
+    }
+
+    private int standbyPoolCalls(java.util.function.Predicate<RequestLog.Entry> which) {
+        return arm.log().count(e -> which.test(e) && e.path().contains("/resourceGroups/" + rg + "/")
                 && e.path().contains("standbyVirtualMachinePools"));
     }
 
@@ -110,25 +140,139 @@ class StandbyPoolTest {
 
         pace.pastListInterval();
         provider.list();
-        assertEquals(List.of(), provider.tidy(), "nothing to do");
-        assertEquals(1, standbyPoolCalls("GET"), "read once in ten minutes");
+        assertEquals(List.of(), provider.tidy(), "the cycle after: read back, as configured and healthy");
+        assertEquals(List.of(), provider.tidy(), "nothing due");
+        int reads = standbyPoolCalls("GET");
         pace.mutableClock().advance(StandbyPoolKeeper.CHECK_EVERY);
         provider.tidy();
 
-        assertEquals(2, standbyPoolCalls("GET"));
+        assertEquals(3, reads, "read to create it, then it and its runtime view once");
+        assertEquals(5, standbyPoolCalls("GET"), "both again ten minutes later");
         assertEquals(1, standbyPoolCalls("PUT"), "put only to create it");
     }
 
     @Test
-    void aNewSizeInTheSettingsIsPutOnTheStandbyPoolAndItsTagsKept() throws Exception {
+    void aStandbyPoolMadeByHandIsAttachedAndSizedKeepingItsTagsAndWhatHpcscaleDoesNotSet() throws Exception {
         flexible("fx", false);
-        provider(settings("fx", "deallocated", 4)).tidy();
+        madeByHand(Map.of("virtualMachineState", "Deallocated", "elasticityProfile", Map.of("maxReadyCapacity", 2,
+                "minReadyCapacity", 1, "postProvisioningDelay", "PT5M")), Map.of("owner", "render-team"));
 
         String said = keep(settings("fx", "deallocated", 7), "fx").orElseThrow();
 
         assertEquals(7, standbyPool().maxReadyCapacity(), said);
+        assertEquals(arm.state().scaleSet(rg, "fx").orElseThrow().id(), standbyPool().attachedScaleSetId());
+        assertEquals("render-team", standbyPool().tags().get("owner"));
         assertEquals("p", standbyPool().tags().get("hpcscale-pool"));
-        assertTrue(said.startsWith("set standby pool hb-standby"), said);
+        assertEquals("PT5M", standbyPool().properties().path("elasticityProfile").path("postProvisioningDelay")
+                .asText(), "a newer API's setting is not dropped");
+        assertTrue(said.contains("was of 2 deallocated VMs, attached to no scale set"), said);
+    }
+
+    @Test
+    void aPoolAzureIsStillUpdatingIsLeftAloneAndReadAgainNextCycle() throws Exception {
+        flexible("fx", false);
+        CloudProvider provider = provider(settings("fx", "deallocated", 4));
+        provider.tidy();
+        provider.tidy();
+        standbyPool().provisioningState("Updating");
+        CloudProvider resized = provider(settings("fx", "deallocated", 6));
+
+        assertEquals(List.of(), resized.tidy());
+        assertEquals(List.of(), resized.tidy(), "read again at once");
+
+        assertEquals(1, standbyPoolCalls("PUT"), "nothing put while Azure applies a change");
+        assertEquals(4, standbyPoolCalls("GET") - standbyPoolCalls(e -> e.path().endsWith("/latest")),
+                "the pool read at creation, its check, and twice while it updates");
+    }
+
+    @Test
+    void aFailedChangeIsPutAgainButNotEveryCycleWhenAzureKeepsFailingIt() throws Exception {
+        flexible("fx", false);
+        CloudProvider provider = provider(settings("fx", "deallocated", 4));
+        provider.tidy();
+        standbyPool().provisioningState("Failed");
+
+        CloudException again = assertThrows(CloudException.class, provider::tidy);
+        assertTrue(again.getMessage().contains("Azure did not keep what was put"), again.getMessage());
+        assertEquals(1, standbyPoolCalls("PUT"), "not put again within ten minutes of the last");
+        pace.mutableClock().advance(StandbyPoolKeeper.CHECK_EVERY);
+
+        assertEquals(1, provider.tidy().size());
+        assertEquals(2, standbyPoolCalls("PUT"), "put again once ten minutes have passed");
+    }
+
+    @Test
+    void aDegradedPoolIsAFailureThatNamesTheMissingRoleAsTheUsualCause() throws Exception {
+        flexible("fx", false);
+        CloudProvider provider = provider(settings("fx", "deallocated", 4));
+        provider.tidy();
+        standbyPool().degraded("Virtual machine creation failed: AuthorizationFailed.");
+
+        CloudException degraded = assertThrows(CloudException.class, provider::tidy);
+
+        assertTrue(degraded.getMessage().contains("HealthState/degraded (Virtual machine creation failed")
+                && degraded.getMessage().contains("Standby Pool Resource Provider"), degraded.getMessage());
+    }
+
+    @Test
+    void aThrottledReadStaysThrottledAndAMissingResourceGroupIsNotAMissingPool() throws Exception {
+        flexible("fx", false);
+        arm.faults().inject("GET", "standbyVirtualMachinePools/hb-standby$", 1, Fault.tooManyRequests(60));
+        arm.faults().inject("GET", "standbyVirtualMachinePools/hb-standby$", 1, Fault.resourceGroupNotFound(rg));
+
+        assertThrows(ThrottledException.class, () -> keep(settings("fx", "deallocated", 2), "fx"));
+        CloudException unknown = assertThrows(CloudException.class, () -> keep(settings("fx", "deallocated", 2),
+                "fx"));
+
+        assertTrue(unknown.getMessage().contains("ResourceGroupNotFound"), unknown.getMessage());
+        assertEquals(0, standbyPoolCalls("PUT"), "unknown is not none: nothing created");
+    }
+
+    @Test
+    void afterAFailureThePoolIsLeftForTenMinutes() throws Exception {
+        flexible("fx", false);
+        unregisteredAndNotAllowedToRegister();
+        CloudProvider provider = provider(settings("fx", "deallocated", 2));
+        assertThrows(CloudException.class, provider::tidy);
+        int reads = standbyPoolCalls("GET");
+
+        assertEquals(List.of(), provider.tidy());
+        assertEquals(reads, standbyPoolCalls("GET"), "not read again before ten minutes");
+        pace.mutableClock().advance(StandbyPoolKeeper.CHECK_EVERY);
+        arm.standbyPools().registered(true);
+
+        assertEquals(1, provider.tidy().size(), "created ten minutes later");
+    }
+
+    @Test
+    void aScaleSetOfSeveralFaultDomainsOrEphemeralDisksGetsNoPoolAzureWouldNotKeep() throws Exception {
+        flexible("fx", false);
+        ObjectNode model = arm.state().scaleSet(rg, "fx").orElseThrow().model();
+        model.withObjectProperty("properties").put("platformFaultDomainCount", 3);
+        arm.state().replaceModel(rg, "fx", model);
+        CloudException domains = assertThrows(CloudException.class, () -> keep(settings("fx", "running", 2), "fx"));
+        model.withObjectProperty("properties").put("platformFaultDomainCount", 1);
+        model.withObjectProperty("properties").withObjectProperty("virtualMachineProfile")
+                .withObjectProperty("storageProfile").withObjectProperty("osDisk")
+                .withObjectProperty("diffDiskSettings").put("option", "Local");
+        arm.state().replaceModel(rg, "fx", model);
+
+        CloudException ephemeral = assertThrows(CloudException.class, () -> keep(settings("fx", "deallocated", 2),
+                "fx"));
+
+        assertTrue(domains.getMessage().contains("3 fault domains"), domains.getMessage());
+        assertTrue(ephemeral.getMessage().contains("ephemeral"), ephemeral.getMessage());
+        assertTrue(keep(settings("fx", "running", 2), "fx").isPresent(), "a running pool of ephemeral disks is kept");
+    }
+
+    @Test
+    void onlyTheMoveBetweenDeallocatedAndHibernatedGoesThroughRunning() {
+        assertEquals(StandbyPoolSettings.VmState.RUNNING, StandbyPoolKeeper.nextState(
+                StandbyPoolSettings.VmState.HIBERNATED, StandbyPoolSettings.VmState.DEALLOCATED));
+        assertEquals(StandbyPoolSettings.VmState.HIBERNATED, StandbyPoolKeeper.nextState(
+                StandbyPoolSettings.VmState.RUNNING, StandbyPoolSettings.VmState.HIBERNATED));
+        assertEquals(StandbyPoolSettings.VmState.DEALLOCATED, StandbyPoolKeeper.nextState(null,
+                StandbyPoolSettings.VmState.DEALLOCATED));
     }
 
     @Test
@@ -146,9 +290,24 @@ class StandbyPoolTest {
     }
 
     @Test
-    void anUnregisteredProviderIsSaidWithTheCommandThatRegistersItAndTheScaleSetIsStillListed() throws Exception {
+    void anUnregisteredProviderIsRegisteredByTheSdkWhenTheScalerMayRegisterIt() throws Exception {
         flexible("fx", false);
         arm.standbyPools().registered(false);
+
+        int registrations = arm.log().count(e -> e.path().endsWith("/providers/Microsoft.StandbyPool/register"));
+
+        assertTrue(keep(settings("fx", "deallocated", 2), "fx").isPresent());
+
+        assertEquals(registrations + 1, arm.log().count(e -> e.path().endsWith(
+                "/providers/Microsoft.StandbyPool/register")),
+                "the SDK's ProviderRegistrationPolicy registered it, then sent the read again");
+        assertEquals(2, standbyPool().maxReadyCapacity());
+    }
+
+    @Test
+    void anUnregisteredProviderTheScalerMayNotRegisterIsSaidWithTheCommandThatDoes() throws Exception {
+        flexible("fx", false);
+        unregisteredAndNotAllowedToRegister();
 
         CloudException refused = assertThrows(CloudException.class, () -> keep(settings("fx", "deallocated", 2),
                 "fx"));
@@ -159,7 +318,8 @@ class StandbyPoolTest {
         CloudProvider provider = provider(settings("fx", "deallocated", 2));
         assertEquals(1, provider.list().size(), "the pool goes on without it");
         CloudException tidying = assertThrows(CloudException.class, provider::tidy);
-        assertTrue(tidying.getMessage().contains("the pool grows without it"), tidying.getMessage());
+        assertTrue(tidying.getMessage().contains("az provider register"), "an event of the cycle says what to do: "
+                + tidying.getMessage());
     }
 
     @Test
@@ -172,7 +332,8 @@ class StandbyPoolTest {
 
         assertEquals(3, created.created().size(), String.valueOf(created.failure()));
         assertEquals(3, standbyPool().handedOut(), "started from the pool, not made anew");
-        assertEquals(4, standbyPool().maxReadyCapacity(), "and the pool refills");
+        assertEquals(4, standbyPool().ready(arm.settings().clock().instant()), "and the pool refills to its size, "
+                + "its minReadyCapacity, though maxReadyCapacity less the 4 instances is none");
     }
 
     @Test

@@ -179,6 +179,7 @@ class CheckCommandTest {
         arm.resourceGroup(rg, "westeurope", Map.of());
         arm.scaleSet(ScaleSetSpec.flexible(rg, "hb").instances(1, PowerState.RUNNING));
         arm.standbyPools().registered(false);
+        arm.permissions().deny("Microsoft.StandbyPool/register/action");
         try {
             Run run = check(config("hb", "pool.hb.azure.allowCreate = true", "pool.hb.azure.standbyPool = hb-standby",
                     "pool.hb.azure.standbyPoolState = running", "pool.hb.azure.standbyPoolSize = 2"));

@@ -54,9 +54,9 @@ public final class Operations {
     }
 
     /**
-     * The same for another resource provider, whose status URL is its own: {@code operationStatuses} under the
-     * provider's location, as resource providers built on ARM's TypeSpec library answer (the standby pool
-     * examples give only a placeholder URL; the SDK polls whatever the header says).
+     * The same for another resource provider. The standby pool examples give only a placeholder status URL
+     * ({@code https://contoso.com/operationstatus}); the path here is the fake's own, under the provider's location,
+     * and the SDK polls whatever the header says.
      */
     ArmResponse withStatusHeader(ArmResponse response, ArmRequest request, Operation operation, String provider) {
         return retryAfter(response.header("Azure-AsyncOperation", request.base() + "/subscriptions/"

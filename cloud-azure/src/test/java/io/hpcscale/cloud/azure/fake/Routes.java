@@ -39,6 +39,13 @@ final class Routes {
                 RequestKind.OPERATION_POLL, null, operations::status),
             Route.of("GET", scope(STANDBY_POOL), RequestKind.GET,
                 "Microsoft.StandbyPool/standbyVirtualMachinePools/read", standbyPools::get),
+            Route.of("POST", scope(SUB) + "/providers/Microsoft\\.StandbyPool/register", RequestKind.REGISTER,
+                "Microsoft.StandbyPool/register/action", standbyPools::register),
+            // Who may read a provider's registration is not checked here.
+            Route.of("GET", SUB + "/providers/Microsoft\\.StandbyPool", RequestKind.GET, null,
+                standbyPools::provider),
+            Route.of("GET", scope(STANDBY_POOL) + "/runtimeViews/latest", RequestKind.GET,
+                "Microsoft.StandbyPool/standbyVirtualMachinePools/runtimeViews/read", standbyPools::runtimeView),
             Route.of("PUT", scope(STANDBY_POOL), RequestKind.PUT,
                 "Microsoft.StandbyPool/standbyVirtualMachinePools/write", standbyPools::put),
 

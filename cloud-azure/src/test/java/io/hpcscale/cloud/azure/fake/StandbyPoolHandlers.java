@@ -31,19 +31,25 @@ final class StandbyPoolHandlers {
             .orElseThrow(() -> ArmException.resourceNotFound(TYPE, request.param("name"), group.name()));
     }
 
+    ArmResponse runtimeView(ArmRequest request) {
+        registered();
+        ResourceGroup group = state.requireGroup(request.param("rg"));
+        return pools.get(group.name(), request.param("name"))
+            .map(pool -> ArmResponse.ok(pool.runtimeView(settings.clock().instant())))
+            .orElseThrow(() -> ArmException.resourceNotFound(TYPE, request.param("name"), group.name()));
+    }
+
     /**
-     * Creates (201) or updates (200) the pool. Both carry the resource and {@code Azure-AsyncOperation}
-     * (StandbyVirtualMachinePools_CreateOrUpdate.json; the spec's final state is via azure-async-operation).
+     * Creates (201, with {@code Azure-AsyncOperation}, which the SDK follows to the end) or updates (200) the pool,
+     * both with the resource (StandbyVirtualMachinePools_CreateOrUpdate.json).
      */
     ArmResponse put(ArmRequest request) {
         registered();
         ResourceGroup group = state.requireGroup(request.param("rg"));
         JsonNode body = request.json();
-        JsonNode properties = body.path("properties");
+        ObjectNode properties = body.path("properties").isObject() ? (ObjectNode) body.get("properties")
+            : Json.object();
         String vmState = properties.path("virtualMachineState").asText("");
-        JsonNode elasticity = properties.path("elasticityProfile");
-        long maxReady = elasticity.path("maxReadyCapacity").asLong(0);
-        long minReady = elasticity.path("minReadyCapacity").asLong(0);
         String scaleSetId = properties.path("attachedVirtualMachineScaleSetId").asText("");
         StandbyPool existing = pools.get(group.name(), request.param("name")).orElse(null);
         if (existing != null && between(existing.vmState(), vmState)) {
@@ -57,12 +63,39 @@ final class StandbyPoolHandlers {
         Map<String, String> tags = new HashMap<>();
         body.path("tags").fields().forEachRemaining(e -> tags.put(e.getKey(), e.getValue().asText()));
         StandbyPool pool = existing != null ? existing : pools.getOrCreate(group, request.param("name"));
-        pool.apply(body.path("location").asText(group.location()), tags, scaleSetId, vmState, maxReady, minReady,
+        int instances = group.scaleSets().stream().filter(s -> s.id().equalsIgnoreCase(scaleSetId))
+            .mapToInt(ScaleSet::capacity).findFirst().orElse(0);
+        pool.apply(body.path("location").asText(group.location()), tags, properties, instances,
             settings.clock().instant(), settings.bootDelay());
-        Operation operation = operations.begin(group.location(), request.outcome());
         ObjectNode reply = pool.toJson();
-        return operations.withStatusHeader(ArmResponse.json(existing == null ? 201 : 200, reply), request, operation,
-            "Microsoft.StandbyPool");
+        if (existing != null) {
+            return ArmResponse.json(200, reply);
+        }
+        Operation operation = operations.begin(group.location(), request.outcome());
+        return operations.withStatusHeader(ArmResponse.json(201, reply), request, operation, "Microsoft.StandbyPool");
+    }
+
+    /**
+     * The provider's registration, which the management SDK's ProviderRegistrationPolicy asks for when a request is
+     * refused with MissingSubscriptionRegistration, then polls every 5 s (at most 60 times) before sending the request
+     * again (azure-resourcemanager-resources, ProviderRegistrationPolicy). Only Microsoft.StandbyPool is modelled.
+     */
+    ArmResponse register(ArmRequest request) {
+        pools.register(settings.clock().instant(), settings.operationDuration());
+        return ArmResponse.ok(providerJson(request));
+    }
+
+    ArmResponse provider(ArmRequest request) {
+        return ArmResponse.ok(providerJson(request));
+    }
+
+    private ObjectNode providerJson(ArmRequest request) {
+        ObjectNode body = Json.object();
+        body.put("id", "/subscriptions/" + request.param("sub") + "/providers/Microsoft.StandbyPool");
+        body.put("namespace", "Microsoft.StandbyPool");
+        body.put("registrationState", pools.registrationState(settings.clock().instant()));
+        body.putArray("resourceTypes");
+        return body;
     }
 
     private static boolean between(String from, String to) {
