@@ -1,0 +1,58 @@
+package io.hpcscale.scaler.plan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.List;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.Chars;
+import net.jqwik.api.constraints.StringLength;
+
+/**
+ * The queue order's id comparison against a plain statement of what it means: the ids cut into runs of digits and of
+ * anything else, digit runs compared by their value, others as text, then the shorter rest first.
+ */
+class JobIdOrderLawsTest {
+
+    @Property(tries = 3000)
+    void comparesIdsAsTheirRunsSay(@ForAll @StringLength(max = 12) @Chars({'0', '1', '2', '9', '_', '.', 'a', '['})
+            String a, @ForAll @StringLength(max = 12) @Chars({'0', '1', '2', '9', '_', '.', 'a', '['}) String b) {
+        assertEquals(Integer.signum(byRuns(a, b)), Integer.signum(BackfillForecast.compareIds(a, b)), a + " vs " + b);
+    }
+
+    private static int byRuns(String a, String b) {
+        List<String> runsA = runs(a);
+        List<String> runsB = runs(b);
+        int lengthA = 0;
+        int lengthB = 0;
+        for (int k = 0; k < Math.min(runsA.size(), runsB.size()); k++) {
+            String x = runsA.get(k);
+            String y = runsB.get(k);
+            int order = Character.isDigit(x.charAt(0)) && Character.isDigit(y.charAt(0))
+                    ? new BigInteger(x).compareTo(new BigInteger(y)) : x.compareTo(y);
+            if (order != 0) {
+                return order;
+            }
+            lengthA += x.length();
+            lengthB += y.length();
+        }
+        return Integer.compare(a.length() - lengthA, b.length() - lengthB);
+    }
+
+    private static List<String> runs(String text) {
+        List<String> runs = new ArrayList<>();
+        int from = 0;
+        while (from < text.length()) {
+            boolean digits = Character.isDigit(text.charAt(from));
+            int end = from;
+            while (end < text.length() && Character.isDigit(text.charAt(end)) == digits) {
+                end++;
+            }
+            runs.add(text.substring(from, end));
+            from = end;
+        }
+        return runs;
+    }
+}
