@@ -294,7 +294,7 @@ public final class AzureScaleSetProvider implements CloudProvider {
         if (standby == null || !standby.due()) {
             return List.of();
         }
-        return standby.keep(readModel()).map(List::of).orElse(List.of());
+        return standby.keep(this::readModel).map(List::of).orElse(List.of());
     }
 
     @Override

@@ -149,9 +149,10 @@ public final class ScaleSetCheck {
             }
             StandbyPoolKeeper.Health health = keeper.health();
             String said = step.why() + "; Azure: " + health.describe();
-            return health.healthy() ? Finding.ok(said) : Finding.problem(said + ". A standby pool that cannot make its "
-                    + "VMs usually lacks a role of Azure's Standby Pool Resource Provider (docs/running-on-azure.md, "
-                    + "Standby pools)");
+            return health.healthy() ? Finding.ok(said) : Finding.problem(said + ". Azure cannot make its VMs now (it "
+                    + "pauses 30 s and tries again: check again if it stays so): often a role its Standby Pool Resource "
+                    + "Provider lacks, or a quota, capacity or an extension failing (docs/running-on-azure.md, Standby "
+                    + "pools)");
         } catch (CloudException e) {
             return Finding.problem(e.getMessage());
         }

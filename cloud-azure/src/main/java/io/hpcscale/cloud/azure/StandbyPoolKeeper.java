@@ -6,7 +6,9 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hpcscale.cloud.azure.StandbyPoolSettings.VmState;
+import io.hpcscale.scaler.cloud.AccessDeniedException;
 import io.hpcscale.scaler.cloud.CloudException;
+import io.hpcscale.scaler.cloud.NotFoundException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -22,9 +24,10 @@ import java.util.TreeMap;
  * Keeps a pool's standby pool as {@code pool.<name>.azure.standbyPool*} say: creates it when missing, sets it back
  * when its state, size or scale set differ, and otherwise only reads it and its health.
  *
- * <p>Requests: two GETs (the pool and its runtime view) at the first cycle and every {@link #CHECK_EVERY} after
- * (Resource Manager's reads, not Compute's); a PUT only when the pool must change, sent without waiting for Azure to
- * apply it (that can take minutes, and the pool's cycle must not wait), and read back at the next cycle. After a
+ * <p>Requests: at the first cycle and every {@link #CHECK_EVERY} after, a GET of the scale set (Compute's), of the
+ * pool and of its runtime view, and of the provider's registration until it is seen registered (Resource Manager's);
+ * a PUT only when the pool must change, sent without waiting for Azure to apply it (that can take minutes, and the
+ * pool's cycle must not wait), and read back a minute later, then each minute while Azure applies it. After a
  * failure the pool is checked again {@link #CHECK_EVERY} later: scaling goes on without the standby pool, Azure
  * creating VMs instead.
  */
@@ -33,6 +36,9 @@ final class StandbyPoolKeeper {
     static final String API_VERSION = "2025-03-01";
     /** How often the pool is read to see that it is still as configured and healthy. */
     static final Duration CHECK_EVERY = Duration.ofMinutes(10);
+    /** How soon a change put, or one Azure is still applying, is read back. */
+    static final Duration READ_BACK = Duration.ofMinutes(1);
+    static final String NAMESPACE = "Microsoft.StandbyPool";
     static final String POOL_TAG = "hpcscale-pool";
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() {
@@ -46,6 +52,10 @@ final class StandbyPoolKeeper {
     /** The state last put and when: a pool that reads back otherwise is not put again every cycle. */
     private VmState lastPut;
     private Instant lastPutAt;
+    /** When the runtime view was first seen degraded, of the reads in a row that saw it so; null when healthy. */
+    private Instant degradedSince;
+    /** Seen registered once: a provider's registration is not read again. */
+    private volatile boolean providerRegistered;
 
     StandbyPoolKeeper(AzureClients clients, AzurePoolSettings pool) {
         this.clients = clients;
@@ -57,8 +67,7 @@ final class StandbyPoolKeeper {
     /**
      * The standby pool as a GET shows it.
      *
-     * @param properties all its properties, so that a PUT keeps those hpcscale does not set (a newer API's
-     *                   {@code postProvisioningDelay}, for one)
+     * @param properties all its properties, which a PUT sends back with hpcscale's three set
      */
     record Observed(VmState state, long maxReady, long minReady, String scaleSetId, String provisioningState,
             Map<String, String> tags, Map<String, Object> properties) {
@@ -108,49 +117,64 @@ final class StandbyPoolKeeper {
     record Step(Observed found, VmState state, String why) {
     }
 
-    /** Whether a check is due: at the first cycle, {@link #CHECK_EVERY} after the last, or at once after a change. */
+    /** Reads the scale set; the keeper checks the pool against it as it is now. */
+    @FunctionalInterface
+    interface ScaleSetRead {
+        ScaleSetModel read() throws CloudException;
+    }
+
+    /** Whether a check is due: at the first cycle, {@link #CHECK_EVERY} after the last, sooner after a change. */
     synchronized boolean due() {
         return nextCheck == null || !clock.instant().isBefore(nextCheck);
     }
 
     /**
-     * Reads the standby pool and, unless it is as configured or Azure is still applying a change, puts the next
-     * step towards it; a pool as configured whose runtime view is not healthy is a failure.
+     * Reads the scale set and the standby pool and, unless the pool is as configured or Azure is still applying a
+     * change, puts the next step towards it. A pool as configured whose runtime view is degraded at two checks in a row
+     * is a failure (Azure pauses a degraded pool 30 s and tries again, so one read of it may be passing).
      *
      * @return what was changed, or empty when nothing was needed
      * @throws CloudException what went wrong, or why the scaler may not keep this pool
      */
-    synchronized Optional<String> keep(ScaleSetModel scaleSet) throws CloudException {
-        nextCheck = clock.instant().plus(CHECK_EVERY);
+    synchronized Optional<String> keep(ScaleSetRead scaleSetRead) throws CloudException {
+        Instant now = clock.instant();
+        nextCheck = now.plus(CHECK_EVERY);
+        ScaleSetModel scaleSet = scaleSetRead.read();
         Step step = plan(scaleSet);
         if (step.state() == null) {
             if (step.found().settling()) {
-                nextCheck = clock.instant();
+                nextCheck = now.plus(READ_BACK);
                 return Optional.empty();
             }
             Health health = health();
-            if (!health.healthy()) {
-                throw new CloudException(step.why() + ", but Azure reports it " + health.describe() + ": a "
-                        + "standby pool that cannot make its VMs usually lacks a role of Azure's Standby Pool Resource "
-                        + "Provider (docs/running-on-azure.md, Standby pools)");
+            if (health.healthy()) {
+                degradedSince = null;
+                return Optional.empty();
             }
-            return Optional.empty();
+            if (degradedSince == null) {
+                degradedSince = now;
+                return Optional.empty();
+            }
+            throw new CloudException(step.why() + ", but Azure has reported it degraded since " + degradedSince
+                    + ": " + health.describe() + ". Azure cannot make its VMs: often a role its Standby Pool Resource "
+                    + "Provider lacks, or a quota, capacity or an extension failing (docs/running-on-azure.md, "
+                    + "Standby pools)");
         }
-        Instant now = clock.instant();
         if (step.state() == lastPut && lastPutAt != null && now.isBefore(lastPutAt.plus(CHECK_EVERY))) {
-            throw new CloudException(step.why() + " after the scaler put it at " + lastPutAt + ": Azure did not keep "
-                    + "what was put; put again from " + lastPutAt.plus(CHECK_EVERY));
+            throw new CloudException(step.why() + " after the scaler put it at " + lastPutAt + (step.found() != null
+                    && step.found().failed() ? ": Azure failed that change" : ": Azure did not keep what was put")
+                    + "; put again from " + lastPutAt.plus(CHECK_EVERY));
         }
         put(scaleSet, step);
         lastPut = step.state();
         lastPutAt = now;
-        nextCheck = now;
+        nextCheck = now.plus(READ_BACK);
         String done = (step.found() == null ? "created " : "set ") + describe() + " to " + wanted.size() + " "
                 + step.state().setting() + " VMs (" + step.why() + ")";
         if (step.state() != wanted.state()) {
             return Optional.of(done + " on the way to " + wanted.state().setting() + ": Azure moves a standby pool "
-                    + "between deallocated and hibernated only through running; the next cycle takes the second "
-                    + "step");
+                    + "between deallocated and hibernated only through running; the next step once Azure has applied "
+                    + "this one");
         }
         return Optional.of(done);
     }
@@ -162,6 +186,7 @@ final class StandbyPoolKeeper {
      */
     Step plan(ScaleSetModel scaleSet) throws CloudException {
         refuseWhatAzureDoesNotSupport(scaleSet);
+        requireRegistration();
         Observed found = read().orElse(null);
         if (found == null) {
             return new Step(null, wanted.state(), describe() + " does not exist");
@@ -227,16 +252,48 @@ final class StandbyPoolKeeper {
         return "standby pool " + wanted.name() + " of " + pool.describe();
     }
 
+    /**
+     * Refuses a subscription that has not registered the provider, before any request to it: on such a request's
+     * refusal the SDK would register it itself where the identity may (a write, and from check too) and wait up to
+     * five minutes for it (ProviderRegistrationPolicy). An identity that may not read the registration goes on: the
+     * pool's own read then says.
+     */
+    private void requireRegistration() throws CloudException {
+        if (providerRegistered) {
+            return;
+        }
+        String state;
+        try {
+            state = clients.compute(pool.subscriptionId()).resourceManager().providers().getByName(NAMESPACE)
+                    .registrationState();
+        } catch (RuntimeException e) {
+            CloudException mapped = ArmErrors.map("read the registration of " + NAMESPACE, e, 0);
+            if (mapped instanceof AccessDeniedException) {
+                return;
+            }
+            throw mapped;
+        }
+        if (!"Registered".equalsIgnoreCase(state)) {
+            throw new CloudException("cannot keep " + describe() + ": the subscription has not registered " + NAMESPACE
+                    + " (" + state + "); register it once with: az provider register --namespace " + NAMESPACE
+                    + " (Azure can take 30 minutes); the scaler does not, so that no cycle waits for it");
+        }
+        providerRegistered = true;
+    }
+
     /** The pool, or empty when Azure has no such resource; any other failure is not taken for "none". */
     private Optional<Observed> read() throws CloudException {
         GenericResourceInner resource;
         try {
             resource = resources().getById(id(), API_VERSION);
         } catch (RuntimeException e) {
-            if ("ResourceNotFound".equalsIgnoreCase(ArmErrors.code(e))) {
+            CloudException mapped = explained("read " + describe(), e);
+            String code = ArmErrors.code(e);
+            if (mapped instanceof NotFoundException && !"ResourceGroupNotFound".equalsIgnoreCase(code)
+                    && !"SubscriptionNotFound".equalsIgnoreCase(code)) {
                 return Optional.empty();
             }
-            throw explained("read " + describe(), e);
+            throw mapped;
         }
         JsonNode properties = JSON.valueToTree(resource.properties());
         JsonNode elasticity = properties.path("elasticityProfile");
@@ -269,8 +326,8 @@ final class StandbyPoolKeeper {
     }
 
     /**
-     * Puts the pool with the step's state and the configured size, keeping the properties and tags it has; Azure's
-     * reply is not waited for.
+     * Puts the pool with the step's state and the configured size, sending back the other properties and the tags the
+     * GET showed; Azure's reply is not waited for.
      */
     private void put(ScaleSetModel scaleSet, Step step) throws CloudException {
         Map<String, Object> properties = new LinkedHashMap<>(step.found() == null ? Map.of()

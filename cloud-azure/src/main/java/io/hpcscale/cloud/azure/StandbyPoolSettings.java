@@ -20,8 +20,8 @@ import java.util.regex.Pattern;
 public record StandbyPoolSettings(String name, VmState state, int size) {
     /** The API's name rule (standbyVMPool.tsp: {@code ^[a-zA-Z0-9-]{3,24}$}). */
     private static final Pattern NAME = Pattern.compile("[a-zA-Z0-9-]{3,24}");
-    /** The API's bound on both capacities (standbyVMPool.tsp: {@code @maxValue(2000)}). */
-    static final int MAX_SIZE = 2000;
+    /** "The maximum number of virtual machines between a scale set and a standby pool is 1,000" (Learn's FAQ). */
+    static final int MAX_WITH_SCALE_SET = 1000;
 
     /** The states a standby pool's VMs may be kept in (the API's {@code VirtualMachineState}). */
     public enum VmState {
@@ -76,9 +76,10 @@ public record StandbyPoolSettings(String name, VmState state, int size) {
         if (size == 0) {
             problems.add(pool.key("azure.standbyPoolSize") + " is required with " + pool.key("azure.standbyPool")
                     + ": how many VMs the standby pool holds ready");
-        } else if (size > MAX_SIZE) {
-            problems.add(pool.key("azure.standbyPoolSize") + " = " + size + ": at most " + MAX_SIZE
-                    + " VMs, Azure's bound");
+        } else if (size + pool.intValue("max") > MAX_WITH_SCALE_SET) {
+            problems.add(pool.key("azure.standbyPoolSize") + " = " + size + " with " + pool.key("max") + " = "
+                    + pool.intValue("max") + ": Azure allows at most " + MAX_WITH_SCALE_SET + " VMs between a scale "
+                    + "set and its standby pool (Microsoft Learn, standby pools FAQ)");
         }
         if (!pool.bool("azure.allowCreate")) {
             problems.add(pool.key("azure.standbyPool") + " needs " + pool.key("azure.allowCreate") + " = true: "

@@ -63,7 +63,17 @@ class StandbyPoolSettingsTest {
 
         assertTrue(said.contains("pool.hb.azure.standbyPool = hb_standby: Azure names a standby pool with 3 to 24 "
                 + "letters, digits and hyphens"), said);
-        assertTrue(said.contains("pool.hb.azure.standbyPoolSize = 2001: at most 2000"), said);
+        assertTrue(said.contains("pool.hb.azure.standbyPoolSize = 2001 with pool.hb.max = 10: Azure allows at most "
+                + "1000 VMs"), said);
+    }
+
+    @Test
+    void aStandbyPoolAndAScaleSetOfMoreThanAThousandVmsBetweenThemAreRefused() {
+        String said = refusal(Map.of("pool.hb.max", "900", "pool.hb.azure.allowCreate", "true",
+                "pool.hb.azure.standbyPool", "hb-standby", "pool.hb.azure.standbyPoolSize", "101"));
+
+        assertTrue(said.contains("pool.hb.azure.standbyPoolSize = 101 with pool.hb.max = 900: Azure allows at most "
+                + "1000 VMs between a scale set and its standby pool"), said);
     }
 
     @Test

@@ -45,11 +45,7 @@ class StandbyPoolTest {
         arm.faults().clear();
     }
 
-    /** A subscription that never registered Microsoft.StandbyPool, and a scaler that may not register it. */
-    private void unregisteredAndNotAllowedToRegister() {
-        arm.standbyPools().registered(false);
-        arm.permissions().deny("Microsoft.StandbyPool/register/action");
-    }
+
 
     private Settings settings(String scaleSet, String state, int size) {
         Map<String, String> values = new LinkedHashMap<>();
@@ -78,7 +74,7 @@ class StandbyPoolTest {
         AzureClients clients = clients(settings);
         StandbyPoolKeeper keeper = new StandbyPoolKeeper(clients,
                 AzurePoolSettings.from(settings.pool("p"), clients.settings()));
-        return keeper.keep(model(clients, scaleSet));
+        return keeper.keep(() -> model(clients, scaleSet));
     }
 
     private ScaleSetModel model(AzureClients clients, String scaleSet) {
@@ -138,9 +134,9 @@ class StandbyPoolTest {
         CloudProvider provider = provider(settings("fx", "deallocated", 4));
         provider.tidy();
 
-        pace.pastListInterval();
-        provider.list();
-        assertEquals(List.of(), provider.tidy(), "the cycle after: read back, as configured and healthy");
+        assertEquals(List.of(), provider.tidy(), "not read back in the same minute");
+        pace.mutableClock().advance(StandbyPoolKeeper.READ_BACK);
+        assertEquals(List.of(), provider.tidy(), "a minute later: read back, as configured and healthy");
         assertEquals(List.of(), provider.tidy(), "nothing due");
         int reads = standbyPoolCalls("GET");
         pace.mutableClock().advance(StandbyPoolKeeper.CHECK_EVERY);
@@ -152,10 +148,10 @@ class StandbyPoolTest {
     }
 
     @Test
-    void aStandbyPoolMadeByHandIsAttachedAndSizedKeepingItsTagsAndWhatHpcscaleDoesNotSet() throws Exception {
+    void aStandbyPoolMadeByHandIsAttachedAndSizedKeepingItsTags() throws Exception {
         flexible("fx", false);
         madeByHand(Map.of("virtualMachineState", "Deallocated", "elasticityProfile", Map.of("maxReadyCapacity", 2,
-                "minReadyCapacity", 1, "postProvisioningDelay", "PT5M")), Map.of("owner", "render-team"));
+                "minReadyCapacity", 1)), Map.of("owner", "render-team"));
 
         String said = keep(settings("fx", "deallocated", 7), "fx").orElseThrow();
 
@@ -163,13 +159,11 @@ class StandbyPoolTest {
         assertEquals(arm.state().scaleSet(rg, "fx").orElseThrow().id(), standbyPool().attachedScaleSetId());
         assertEquals("render-team", standbyPool().tags().get("owner"));
         assertEquals("p", standbyPool().tags().get("hpcscale-pool"));
-        assertEquals("PT5M", standbyPool().properties().path("elasticityProfile").path("postProvisioningDelay")
-                .asText(), "a newer API's setting is not dropped");
         assertTrue(said.contains("was of 2 deallocated VMs, attached to no scale set"), said);
     }
 
     @Test
-    void aPoolAzureIsStillUpdatingIsLeftAloneAndReadAgainNextCycle() throws Exception {
+    void aPoolAzureIsStillUpdatingIsLeftAloneAndReadAgainAMinuteLater() throws Exception {
         flexible("fx", false);
         CloudProvider provider = provider(settings("fx", "deallocated", 4));
         provider.tidy();
@@ -178,11 +172,13 @@ class StandbyPoolTest {
         CloudProvider resized = provider(settings("fx", "deallocated", 6));
 
         assertEquals(List.of(), resized.tidy());
-        assertEquals(List.of(), resized.tidy(), "read again at once");
+        assertEquals(List.of(), resized.tidy(), "not due yet");
+        pace.mutableClock().advance(StandbyPoolKeeper.READ_BACK);
+        assertEquals(List.of(), resized.tidy(), "read again a minute later");
 
         assertEquals(1, standbyPoolCalls("PUT"), "nothing put while Azure applies a change");
-        assertEquals(4, standbyPoolCalls("GET") - standbyPoolCalls(e -> e.path().endsWith("/latest")),
-                "the pool read at creation, its check, and twice while it updates");
+        assertEquals(3, standbyPoolCalls("GET") - standbyPoolCalls(e -> e.path().endsWith("/latest")),
+                "the pool read at creation, then twice a minute apart while it updates");
     }
 
     @Test
@@ -191,9 +187,11 @@ class StandbyPoolTest {
         CloudProvider provider = provider(settings("fx", "deallocated", 4));
         provider.tidy();
         standbyPool().provisioningState("Failed");
+        pace.mutableClock().advance(StandbyPoolKeeper.READ_BACK);
 
         CloudException again = assertThrows(CloudException.class, provider::tidy);
-        assertTrue(again.getMessage().contains("Azure did not keep what was put"), again.getMessage());
+        assertTrue(again.getMessage().contains("its last change failed after the scaler put it at ")
+                && again.getMessage().contains("Azure failed that change"), again.getMessage());
         assertEquals(1, standbyPoolCalls("PUT"), "not put again within ten minutes of the last");
         pace.mutableClock().advance(StandbyPoolKeeper.CHECK_EVERY);
 
@@ -202,11 +200,15 @@ class StandbyPoolTest {
     }
 
     @Test
-    void aDegradedPoolIsAFailureThatNamesTheMissingRoleAsTheUsualCause() throws Exception {
+    void aPoolDegradedAtTwoChecksInARowIsAFailureThatNamesItsUsualCauses() throws Exception {
         flexible("fx", false);
         CloudProvider provider = provider(settings("fx", "deallocated", 4));
         provider.tidy();
         standbyPool().degraded("Virtual machine creation failed: AuthorizationFailed.");
+        pace.mutableClock().advance(StandbyPoolKeeper.READ_BACK);
+        assertEquals(List.of(), provider.tidy(), "Azure pauses a degraded pool 30 s and tries again: once is not yet "
+                + "a failure");
+        pace.mutableClock().advance(StandbyPoolKeeper.CHECK_EVERY);
 
         CloudException degraded = assertThrows(CloudException.class, provider::tidy);
 
@@ -231,7 +233,7 @@ class StandbyPoolTest {
     @Test
     void afterAFailureThePoolIsLeftForTenMinutes() throws Exception {
         flexible("fx", false);
-        unregisteredAndNotAllowedToRegister();
+        arm.standbyPools().registered(false);
         CloudProvider provider = provider(settings("fx", "deallocated", 2));
         assertThrows(CloudException.class, provider::tidy);
         int reads = standbyPoolCalls("GET");
@@ -283,35 +285,24 @@ class StandbyPoolTest {
 
         hibernating.tidy();
         assertEquals("Running", standbyPool().vmState(), "the first step");
+        pace.mutableClock().advance(StandbyPoolKeeper.READ_BACK);
         hibernating.tidy();
 
-        assertEquals("Hibernated", standbyPool().vmState(), "the second step, at the next cycle");
+        assertEquals("Hibernated", standbyPool().vmState(), "the second step, once the first is read back");
         assertEquals(3, standbyPoolCalls("PUT"));
     }
 
     @Test
-    void anUnregisteredProviderIsRegisteredByTheSdkWhenTheScalerMayRegisterIt() throws Exception {
+    void anUnregisteredProviderIsSaidWithTheCommandThatRegistersItAndNothingIsSentToIt() throws Exception {
         flexible("fx", false);
         arm.standbyPools().registered(false);
 
-        int registrations = arm.log().count(e -> e.path().endsWith("/providers/Microsoft.StandbyPool/register"));
-
-        assertTrue(keep(settings("fx", "deallocated", 2), "fx").isPresent());
-
-        assertEquals(registrations + 1, arm.log().count(e -> e.path().endsWith(
-                "/providers/Microsoft.StandbyPool/register")),
-                "the SDK's ProviderRegistrationPolicy registered it, then sent the read again");
-        assertEquals(2, standbyPool().maxReadyCapacity());
-    }
-
-    @Test
-    void anUnregisteredProviderTheScalerMayNotRegisterIsSaidWithTheCommandThatDoes() throws Exception {
-        flexible("fx", false);
-        unregisteredAndNotAllowedToRegister();
-
         CloudException refused = assertThrows(CloudException.class, () -> keep(settings("fx", "deallocated", 2),
                 "fx"));
-        assertTrue(refused.getMessage().contains("MissingSubscriptionRegistration"), refused.getMessage());
+        assertTrue(refused.getMessage().contains("has not registered Microsoft.StandbyPool (NotRegistered)"),
+                refused.getMessage());
+        assertEquals(0, standbyPoolCalls(e -> true), "no request the SDK would answer by registering it itself, "
+                + "a write that waits up to five minutes");
         assertTrue(refused.getMessage().contains("az provider register --namespace Microsoft.StandbyPool"),
                 refused.getMessage());
 

@@ -98,7 +98,10 @@ public final class StandbyPool {
         this.healthMessage = message;
     }
 
-    /** Applies a PUT: VMs are added or dropped to the new size, and all of them made again on a new state. */
+    /**
+     * Applies a PUT: VMs are added or dropped to the new size. How Azure moves them to a new state is not documented:
+     * here each is ready again the boot delay after the change.
+     */
     synchronized void apply(String location, Map<String, String> tags, ObjectNode properties, int instances,
             Instant now, Duration makeTime) {
         String vmState = properties.path("virtualMachineState").asText("");
@@ -163,8 +166,9 @@ public final class StandbyPool {
     }
 
     /**
-     * {@code .../runtimeViews/latest}: its VMs by state and its health, in the shape of the REST example of Microsoft
-     * Learn's health state page (one summary without a zone for a pool in none; states in lower case).
+     * {@code .../runtimeViews/latest}: its VMs by state and its health under {@code properties}, as
+     * standbyVirtualMachinePoolRuntimeView.tsp and the 2025-03-01 example have them; one summary without a zone for a
+     * pool in none, as the REST example of Learn's health state page shows, states in lower case as there.
      */
     synchronized ObjectNode runtimeView(Instant now) {
         ObjectNode body = Json.object();

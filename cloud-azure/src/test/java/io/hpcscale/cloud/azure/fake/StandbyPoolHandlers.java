@@ -75,27 +75,14 @@ final class StandbyPoolHandlers {
         return operations.withStatusHeader(ArmResponse.json(201, reply), request, operation, "Microsoft.StandbyPool");
     }
 
-    /**
-     * The provider's registration, which the management SDK's ProviderRegistrationPolicy asks for when a request is
-     * refused with MissingSubscriptionRegistration, then polls every 5 s (at most 60 times) before sending the request
-     * again (azure-resourcemanager-resources, ProviderRegistrationPolicy). Only Microsoft.StandbyPool is modelled.
-     */
-    ArmResponse register(ArmRequest request) {
-        pools.register(settings.clock().instant(), settings.operationDuration());
-        return ArmResponse.ok(providerJson(request));
-    }
-
+    /** {@code GET /subscriptions/{id}/providers/Microsoft.StandbyPool}: the provider and its registration. */
     ArmResponse provider(ArmRequest request) {
-        return ArmResponse.ok(providerJson(request));
-    }
-
-    private ObjectNode providerJson(ArmRequest request) {
         ObjectNode body = Json.object();
         body.put("id", "/subscriptions/" + request.param("sub") + "/providers/Microsoft.StandbyPool");
         body.put("namespace", "Microsoft.StandbyPool");
-        body.put("registrationState", pools.registrationState(settings.clock().instant()));
+        body.put("registrationState", pools.registrationState());
         body.putArray("resourceTypes");
-        return body;
+        return ArmResponse.ok(body);
     }
 
     private static boolean between(String from, String to) {

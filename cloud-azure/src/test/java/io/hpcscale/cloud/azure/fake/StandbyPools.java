@@ -10,40 +10,23 @@ import java.util.TreeMap;
 public final class StandbyPools {
     private final Map<String, StandbyPool> pools = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
     private volatile boolean registered = true;
-    private volatile Instant registeredAt;
 
     /**
      * Whether {@code Microsoft.StandbyPool} is registered; false as in a subscription that never ran {@code az provider
      * register}: Microsoft Learn's standby pools overview registers it first, and ARM refuses a provider's resources
      * until it is.
      */
-    public synchronized void registered(boolean registered) {
+    public void registered(boolean registered) {
         this.registered = registered;
-        this.registeredAt = null;
     }
 
     boolean registered() {
         return registered;
     }
 
-    /**
-     * {@code POST .../providers/Microsoft.StandbyPool/register}: the provider is Registering until {@code after} has
-     * passed (Microsoft Learn: "Registration can take up to 30 minutes"), then Registered.
-     */
-    synchronized String register(Instant now, Duration after) {
-        if (!registered && registeredAt == null) {
-            registeredAt = now.plus(after);
-        }
-        return registrationState(now);
-    }
-
-    /** Registered, Registering or NotRegistered, as {@code GET .../providers/Microsoft.StandbyPool} says. */
-    synchronized String registrationState(Instant now) {
-        if (!registered && registeredAt != null && !now.isBefore(registeredAt)) {
-            registered = true;
-            registeredAt = null;
-        }
-        return registered ? "Registered" : registeredAt != null ? "Registering" : "NotRegistered";
+    /** Registered or NotRegistered, as {@code GET .../providers/Microsoft.StandbyPool} says. */
+    String registrationState() {
+        return registered ? "Registered" : "NotRegistered";
     }
 
     /** The pool, for a test to read. */
