@@ -24,6 +24,8 @@ import java.util.List;
  * @param adminComment   the job's AdminComment (JSON output only), or null
  * @param timeLimit      the run time it asked for, or null for none or unlimited
  * @param startTime      when it started (running), when Slurm expects it to (pending), or null
+ * @param endTime        when Slurm expects it to end: a running job's start plus its limit plus the time it was
+ *                       suspended; or null
  */
 record SlurmJob(
         String id,
@@ -45,7 +47,8 @@ record SlurmJob(
         String licenses,
         String adminComment,
         Duration timeLimit,
-        Instant startTime) {
+        Instant startTime,
+        Instant endTime) {
 
     SlurmJob {
         partitions = List.copyOf(partitions);
@@ -54,6 +57,6 @@ record SlurmJob(
     SlurmJob withId(String newId) {
         return new SlurmJob(newId, partitions, state, reason, priority, nodes, cpus, minCpusPerNode, memoryPerNodeMb,
                 memoryPerCpuMb, tresPerNode, tresPerJob, exclusive, submittedAt, nodeList, features, licenses,
-                adminComment, timeLimit, startTime);
+                adminComment, timeLimit, startTime, endTime);
     }
 }

@@ -252,7 +252,7 @@ final class SlurmJsonReader {
                 text(json, "tres_per_job"), "none".equalsIgnoreCase(text(json, "shared")),
                 time(json, "submit_time"),
                 text(json, "nodes"), text(json, "features"), text(json, "licenses"), text(json, "admin_comment"),
-                SlurmTimeLimit.fromJson(json.get("time_limit")), time(json, "start_time"));
+                SlurmTimeLimit.fromJson(json.get("time_limit")), time(json, "start_time"), time(json, "end_time"));
         if (arrayJobId != 0 && taskId != null && !taskId.isNull()) {
             return List.of(job.withId(arrayJobId + "_" + taskId.asLong()));
         }

@@ -30,7 +30,7 @@ final class SlurmPipeReader {
      * Features last: a constraint may hold a '|', and the last field takes the rest of the line. Licences one of
      * which will do ({@code a|b}) came with Slurm 23.02, whose squeue has --json, which the agent prefers.
      */
-    static final String SQUEUE_FORMAT = "%i|%P|%T|%D|%C|%m|%b|%r|%N|%V|%Q|%h|%W|%l|%S|%f";
+    static final String SQUEUE_FORMAT = "%i|%P|%T|%D|%C|%m|%b|%r|%N|%V|%Q|%h|%W|%l|%S|%f|%e";
     /** The sinfo fields this agent asks for: node, partition, long state, CPUs, CPUs A/I/O/T, memory, GRES,
      *  reason last (it is free text). */
     static final String SINFO_FORMAT = "%N|%R|%T|%c|%C|%m|%G|%E";
@@ -127,7 +127,8 @@ final class SlurmPipeReader {
                 line.has("%Q") ? Long.parseLong(required(line, "%Q")) : 1, line.integer("%D", 1),
                 line.integer("%C", 1), 0, memoryMb > 0 ? memoryMb : null, null, line.get("%b"), null,
                 "NO".equalsIgnoreCase(oversubscribe), time(line.get("%V")), line.get("%N"), line.get("%f"),
-                line.get("%W"), null, SlurmTimeLimit.fromText(line.get("%l")), time(line.get("%S")));
+                line.get("%W"), null, SlurmTimeLimit.fromText(line.get("%l")), time(line.get("%S")),
+                time(line.get("%e")));
     }
 
     private static SlurmNode node(PipeFormat.Line line) {

@@ -82,9 +82,19 @@ final class SlurmStates {
                 List.of(new Chunk(nodes, cpusPerNode, memoryPerNode, gpusPerNode)), nodes,
                 nodes > 1 ? Placement.scatter : Placement.pack, job.exclusive(), job.submittedAt(), hosts, waitingFor,
                 SlurmAsks.of(job.features(), gres(job), job.licenses()),
-                // A suspended job's time limit stops running while it is suspended: its end cannot be told.
-                new JobTimes(job.timeLimit(), status == JobState.Running && !state.equals("SUSPENDED")
-                        ? job.startTime() : null)));
+                times(job, status == JobState.Running && !state.equals("SUSPENDED"))));
+    }
+
+    /**
+     * A running job's limit, start and Slurm's own end, which counts the time the job was suspended (seen on a real
+     * Slurm: a job suspended 40 s ends 40 s later). A suspended job's limit stops running while it is suspended: its
+     * end cannot be told. A pending job's start and end are Slurm's guesses, which move: not kept.
+     */
+    private static JobTimes times(SlurmJob job, boolean runsOnItsClock) {
+        if (!runsOnItsClock) {
+            return new JobTimes(job.timeLimit(), null);
+        }
+        return new JobTimes(job.timeLimit(), job.startTime(), job.timeLimit() == null ? null : job.endTime());
     }
 
     private static String gres(SlurmJob job) {

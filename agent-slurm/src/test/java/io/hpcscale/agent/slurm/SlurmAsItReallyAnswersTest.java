@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.hpcscale.common.model.DocumentKey;
+import io.hpcscale.common.model.JobDocument;
+import io.hpcscale.common.model.JobTimes;
 import io.hpcscale.common.model.VmDocument;
 import io.hpcscale.common.store.DocumentStore;
 import io.hpcscale.scaler.plan.EventKind;
@@ -61,6 +63,11 @@ class SlurmAsItReallyAnswersTest {
                 .document();
     }
 
+    private static JobDocument jobDocument(SlurmServices services, String job) {
+        return new DocumentStore(services.store).read(new DocumentKey("batch", job), JobDocument.class).orElseThrow()
+                .document();
+    }
+
     private static String state(RealSlurm slurm, String node) throws IOException, InterruptedException {
         var json = slurm.node(node);
         return json.path("state").asText() + " " + json.path("state_flags") + " " + json.path("reason").asText();
@@ -70,7 +77,7 @@ class SlurmAsItReallyAnswersTest {
     void aNodeWhoseJobIsSuspendedLooksIdleToSinfoButIsNeitherDrainedNorStopped() throws Exception {
         try (RealSlurm slurm = RealSlurm.start(dir.resolve("slurm"), "--static", "2");
                 SlurmServices services = new SlurmServices(dir, config(slurm))) {
-            String job = slurm.sbatch("-N", "1", "-c", "4", "--wrap", "sleep 600");
+            String job = slurm.sbatch("-N", "1", "-c", "4", "-t", "10", "--wrap", "sleep 600");
             services.until(slurm, Duration.ofMinutes(2), "the job runs",
                     () -> slurm.jobs().get(job).path("job_state").asText().equals("RUNNING"));
             String node = slurm.jobs().get(job).path("nodes").asText();
@@ -85,6 +92,16 @@ class SlurmAsItReallyAnswersTest {
             assertEquals(0, services.count(EventKind.DRAIN), "the node of a suspended job was drained");
             assertEquals(List.of(), slurm.violations());
             System.out.printf("real Slurm: a node whose job is suspended: %s; hpcscale kept it%n", seen);
+            assertEquals(null, jobDocument(services, job).times().expectedEnd(),
+                    "a suspended job's limit does not run: no end is foreseen");
+
+            slurm.scontrol("resume", job);
+            services.cycle(slurm);
+            JobTimes resumed = jobDocument(services, job).times();
+            Instant slurmEnd = Instant.ofEpochSecond(slurm.jobs().get(job).path("end_time").asLong());
+            assertEquals(slurmEnd, resumed.expectedEnd(), "the resumed job ends when Slurm says");
+            assertTrue(resumed.expectedEnd().isAfter(resumed.startedAt().plus(Duration.ofMinutes(10))),
+                    "later than its start plus its limit, by the time it was suspended: " + resumed);
 
             slurm.scancel(List.of(job));
             services.until(slurm, Duration.ofMinutes(2), "the node is stopped once its job is gone",

@@ -91,10 +91,11 @@ class SlurmReadingTest {
         assertEquals(List.of(new Chunk(1, 1, 2000, 0)), jobs.get("14").chunks(), "--mem-per-cpu=2000");
         assertEquals(List.of(new Chunk(3, 3, 0, 0)), jobs.get("13").chunks(), "8 CPUs over 3 nodes");
 
-        assertEquals(new JobTimes(Duration.ofMinutes(10), Instant.ofEpochSecond(1795327389)), jobs.get("14").times(),
-                "--time=10, running since its start_time");
+        assertEquals(new JobTimes(Duration.ofMinutes(10), Instant.ofEpochSecond(1795327389),
+                Instant.ofEpochSecond(1795327989)), jobs.get("14").times(),
+                "--time=10, running since its start_time, ending at Slurm's end_time");
         assertEquals(new JobTimes(null, Instant.ofEpochSecond(1795327376)), jobs.get("4").times(),
-                "no time limit: its end cannot be foreseen");
+                "no time limit: its end cannot be foreseen (Slurm's end_time of an unlimited job is a year on)");
         assertEquals(JobTimes.UNKNOWN, jobs.get("2").times(), "a pending job's start_time is Slurm's guess, not kept");
     }
 
@@ -212,7 +213,8 @@ class SlurmReadingTest {
 
     /** A pending job's line in the agent's squeue format, with the reason Slurm gives. */
     private static String pending(String id, String reason) {
-        return id + "|batch|PENDING|1|4|0|N/A|" + reason + "||2026-11-22T06:02:56|100|OK|(null)|30:00|N/A|(null)\n";
+        return id + "|batch|PENDING|1|4|0|N/A|" + reason + "||2026-11-22T06:02:56|100|OK|(null)|30:00|N/A|(null)"
+                + "|N/A\n";
     }
 
     @Test
@@ -239,7 +241,7 @@ class SlurmReadingTest {
         runner.failing(List.of("sinfo", "--json"), 1, "sinfo: unrecognized option '--json'\n")
                 .printing(List.of("sinfo", "-h"), "node1|batch|idle|4|0/4/0/4|8000|(null)|none\n")
                 .printing(List.of("squeue", "-h"),
-                        "7|batch|PENDING|1|4|0|N/A|Resources||2026-11-22T06:02:56|100|OK|(null)|30:00|N/A|(null)\n");
+                        "7|batch|PENDING|1|4|0|N/A|Resources||2026-11-22T06:02:56|100|OK|(null)|30:00|N/A|(null)|N/A\n");
         SlurmAdapter adapter = adapter(SlurmAdapter.Format.AUTO);
         SchedulerSnapshot snapshot = adapter.read();
         assertEquals(List.of(new Chunk(1, 4, 0, 0)), snapshot.jobs().get(0).chunks());

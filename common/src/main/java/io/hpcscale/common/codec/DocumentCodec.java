@@ -196,6 +196,7 @@ public final class DocumentCodec {
             json.put(Fields.TIME_LIMIT_SECONDS, limit.toSeconds());
         }
         FieldWriter.putInstant(json, Fields.STARTED_AT, job.times().startedAt());
+        FieldWriter.putInstant(json, Fields.ENDS_AT, job.times().endsAt());
     }
 
     private static JobDocument decodeJob(FieldReader fields) {
@@ -239,7 +240,7 @@ public final class DocumentCodec {
             }
             limitTime = Duration.ofSeconds(seconds);
         }
-        return new JobTimes(limitTime, fields.instant(Fields.STARTED_AT));
+        return new JobTimes(limitTime, fields.instant(Fields.STARTED_AT), fields.instant(Fields.ENDS_AT));
     }
 
     private static void encodeVm(VmDocument vm, ObjectNode json) {

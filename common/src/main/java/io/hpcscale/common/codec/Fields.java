@@ -24,6 +24,7 @@ final class Fields {
     static final String CONSTRAINTS = "Constraints";
     static final String TIME_LIMIT_SECONDS = "TimeLimitSeconds";
     static final String STARTED_AT = "StartedAt";
+    static final String ENDS_AT = "EndsAt";
 
     static final String NAME = "Name";
     static final String JOB_STATUS = "JobStatus";

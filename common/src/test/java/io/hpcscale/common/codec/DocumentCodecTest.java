@@ -125,6 +125,22 @@ class DocumentCodecTest {
     }
 
     @Test
+    void aResumedJobsEndAsItsSchedulerSaysItIsKeptAndIsItsExpectedEnd() {
+        Instant later = T.plusSeconds(60).plus(Duration.ofHours(2)).plusSeconds(40);
+        JobDocument resumed = new JobDocument("4721.pbsserver", "pinta00", "4721.pbsserver", "pinta00",
+                JobState.Running, 1, List.of(new Chunk(1, 16, 0, 0)), Placement.free, false, T, "agent-head-pbs", null,
+                null, new JobTimes(Duration.ofHours(2), T.plusSeconds(60), later));
+
+        JobDocument read = (JobDocument) codec.decode(codec.encode(resumed));
+
+        assertEquals(later, read.times().endsAt());
+        assertEquals(later, read.times().expectedEnd(), "the scheduler's end, its suspension counted");
+        assertEquals(null, codec.encode(runningJob()).get("EndsAt"), "a scheduler that says no end writes none");
+        assertEquals(T.plusSeconds(60).plus(Duration.ofHours(2)), runningJob().times().expectedEnd(),
+                "without it, start plus limit");
+    }
+
+    @Test
     void refusesADocumentOfAProgramWhoseModuleIsNotHereNamingIt() {
         ObjectNode json = codec.encode(job());
         json.put("Type", "scalerstate");

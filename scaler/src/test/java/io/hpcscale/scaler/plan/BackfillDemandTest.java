@@ -79,6 +79,16 @@ class BackfillDemandTest {
     }
 
     @Test
+    void aRunningJobThatWasSuspendedEndsWhenItsSchedulerSaysNotAtItsStartPlusItsLimit() {
+        PoolStateBuilder pool = behind(pool("backfill", Duration.ofHours(1)), Duration.ofMinutes(45));
+        pool.jobs.replaceAll(j -> j.schedulerId().equals("r1") ? job("r1", JobState.Running, 1, j.submittedAt(),
+                new JobTimes(Duration.ofHours(1), NOW.minus(RUNNING_FOR), NOW.plus(Duration.ofMinutes(40)))) : j);
+
+        assertEquals(List.of(node(2)), drained(pool.plan()), "suspended 10 minutes, the running job ends in 40: the "
+                + "45-minute job would delay the wide job's reservation");
+    }
+
+    @Test
     void aJobWithoutALimitKeepsItsNode() {
         assertEquals(List.of(), drained(behind(pool("backfill", Duration.ofHours(1)), null).plan()));
     }
