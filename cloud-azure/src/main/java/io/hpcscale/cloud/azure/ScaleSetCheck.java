@@ -147,7 +147,7 @@ public final class ScaleSetCheck {
                         + "at its next cycle" + (step.state() != pool.standbyPool().state() ? ", through running first"
                                 : ""));
             }
-            StandbyPoolKeeper.Health health = keeper.health();
+            StandbyPoolResource.Health health = keeper.health();
             String said = step.why() + "; Azure: " + health.describe();
             return health.healthy() ? Finding.ok(said) : Finding.problem(said + ". Azure cannot make its VMs now (it "
                     + "pauses 30 s and tries again: check again if it stays so): often a role its Standby Pool Resource "

@@ -1,24 +1,14 @@
 package io.hpcscale.cloud.azure;
 
-import com.azure.resourcemanager.resources.fluent.ResourcesClient;
-import com.azure.resourcemanager.resources.fluent.models.GenericResourceInner;
-import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.hpcscale.cloud.azure.StandbyPoolResource.Health;
+import io.hpcscale.cloud.azure.StandbyPoolResource.Observed;
 import io.hpcscale.cloud.azure.StandbyPoolSettings.VmState;
-import io.hpcscale.scaler.cloud.AccessDeniedException;
 import io.hpcscale.scaler.cloud.CloudException;
-import io.hpcscale.scaler.cloud.NotFoundException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.Locale;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.TreeMap;
 
 /**
  * Keeps a pool's standby pool as {@code pool.<name>.azure.standbyPool*} say: creates it when missing, sets it back
@@ -32,19 +22,12 @@ import java.util.TreeMap;
  * creating VMs instead.
  */
 final class StandbyPoolKeeper {
-    /** The first version with {@code Hibernated} (standbyVMPool.tsp: {@code @added(2025-03-01)}). */
-    static final String API_VERSION = "2025-03-01";
     /** How often the pool is read to see that it is still as configured and healthy. */
     static final Duration CHECK_EVERY = Duration.ofMinutes(10);
     /** How soon a change put, or one Azure is still applying, is read back. */
     static final Duration READ_BACK = Duration.ofMinutes(1);
-    static final String NAMESPACE = "Microsoft.StandbyPool";
-    static final String POOL_TAG = "hpcscale-pool";
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() {
-    };
 
-    private final AzureClients clients;
+    private final StandbyPoolResource resource;
     private final AzurePoolSettings pool;
     private final StandbyPoolSettings wanted;
     private final Clock clock;
@@ -54,58 +37,14 @@ final class StandbyPoolKeeper {
     private Instant lastPutAt;
     /** When the runtime view was first seen degraded, of the reads in a row that saw it so; null when healthy. */
     private Instant degradedSince;
-    /** Seen registered once: a provider's registration is not read again. */
+    /** Seen registered once: a provider's registration is not read again; false also when it could not be read. */
     private volatile boolean providerRegistered;
 
     StandbyPoolKeeper(AzureClients clients, AzurePoolSettings pool) {
-        this.clients = clients;
         this.pool = pool;
         this.wanted = Objects.requireNonNull(pool.standbyPool(), "the pool has no standby pool");
+        this.resource = new StandbyPoolResource(clients, pool);
         this.clock = clients.pace().clock();
-    }
-
-    /**
-     * The standby pool as a GET shows it.
-     *
-     * @param properties all its properties, which a PUT sends back with hpcscale's three set
-     */
-    record Observed(VmState state, long maxReady, long minReady, String scaleSetId, String provisioningState,
-            Map<String, String> tags, Map<String, Object> properties) {
-        boolean asWanted(StandbyPoolSettings wanted, String scaleSetId) {
-            return state == wanted.state() && maxReady == wanted.size() && minReady == wanted.size()
-                    && scaleSetId.equalsIgnoreCase(this.scaleSetId);
-        }
-
-        /** Azure is still applying a change (provisioningState Creating, Updating, Deleting). */
-        boolean settling() {
-            return provisioningState != null && !provisioningState.equalsIgnoreCase("Succeeded")
-                    && !failed() && !provisioningState.equalsIgnoreCase("Canceled");
-        }
-
-        boolean failed() {
-            return "Failed".equalsIgnoreCase(provisioningState);
-        }
-    }
-
-    /**
-     * The runtime view's health ({@code status.code}: {@code HealthState/healthy} or {@code .../degraded}; Microsoft
-     * Learn, "Understand the health state of your standby pool") and its VMs by state, summed over zones.
-     */
-    record Health(String code, String message, Map<String, Long> vmsByState) {
-        boolean healthy() {
-            return code == null || code.equalsIgnoreCase("HealthState/healthy");
-        }
-
-        String describe() {
-            StringBuilder text = new StringBuilder();
-            vmsByState.forEach((state, count) -> {
-                if (count > 0) {
-                    text.append(text.isEmpty() ? "" : ", ").append(count).append(' ').append(state);
-                }
-            });
-            return (text.isEmpty() ? "no VMs yet" : text) + (code == null ? "" : "; " + code
-                    + (message == null ? "" : " (" + message + ")"));
-        }
     }
 
     /**
@@ -146,7 +85,7 @@ final class StandbyPoolKeeper {
                 nextCheck = now.plus(READ_BACK);
                 return Optional.empty();
             }
-            Health health = health();
+            Health health = resource.health();
             if (health.healthy()) {
                 degradedSince = null;
                 return Optional.empty();
@@ -165,7 +104,7 @@ final class StandbyPoolKeeper {
                     && step.found().failed() ? ": Azure failed that change" : ": Azure did not keep what was put")
                     + "; put again from " + lastPutAt.plus(CHECK_EVERY));
         }
-        put(scaleSet, step);
+        resource.put(scaleSet, step.state(), step.found());
         lastPut = step.state();
         lastPutAt = now;
         nextCheck = now.plus(READ_BACK);
@@ -187,7 +126,7 @@ final class StandbyPoolKeeper {
     Step plan(ScaleSetModel scaleSet) throws CloudException {
         refuseWhatAzureDoesNotSupport(scaleSet);
         requireRegistration();
-        Observed found = read().orElse(null);
+        Observed found = resource.read().orElse(null);
         if (found == null) {
             return new Step(null, wanted.state(), describe() + " does not exist");
         }
@@ -252,6 +191,11 @@ final class StandbyPoolKeeper {
         return "standby pool " + wanted.name() + " of " + pool.describe();
     }
 
+    /** The pool's runtime view, for check. */
+    Health health() throws CloudException {
+        return resource.health();
+    }
+
     /**
      * Refuses a subscription that has not registered the provider, before any request to it: on such a request's
      * refusal the SDK would register it itself where the identity may (a write, and from check too) and wait up to
@@ -262,121 +206,15 @@ final class StandbyPoolKeeper {
         if (providerRegistered) {
             return;
         }
-        String state;
-        try {
-            state = clients.compute(pool.subscriptionId()).resourceManager().providers().getByName(NAMESPACE)
-                    .registrationState();
-        } catch (RuntimeException e) {
-            CloudException mapped = ArmErrors.map("read the registration of " + NAMESPACE, e, 0);
-            if (mapped instanceof AccessDeniedException) {
-                return;
-            }
-            throw mapped;
+        Optional<String> state = resource.registrationState();
+        if (state.isPresent() && !"Registered".equalsIgnoreCase(state.get())) {
+            throw new CloudException("cannot keep " + describe() + ": the subscription has not registered "
+                    + StandbyPoolResource.NAMESPACE + " (" + state.get() + "); register it once with: az provider "
+                    + "register --namespace " + StandbyPoolResource.NAMESPACE + " (Azure can take 30 minutes); the "
+                    + "scaler does not, so that no cycle waits for it");
         }
-        if (!"Registered".equalsIgnoreCase(state)) {
-            throw new CloudException("cannot keep " + describe() + ": the subscription has not registered " + NAMESPACE
-                    + " (" + state + "); register it once with: az provider register --namespace " + NAMESPACE
-                    + " (Azure can take 30 minutes); the scaler does not, so that no cycle waits for it");
-        }
-        providerRegistered = true;
+        providerRegistered = state.isPresent();
     }
 
-    /** The pool, or empty when Azure has no such resource; any other failure is not taken for "none". */
-    private Optional<Observed> read() throws CloudException {
-        GenericResourceInner resource;
-        try {
-            resource = resources().getById(id(), API_VERSION);
-        } catch (RuntimeException e) {
-            CloudException mapped = explained("read " + describe(), e);
-            String code = ArmErrors.code(e);
-            if (mapped instanceof NotFoundException && !"ResourceGroupNotFound".equalsIgnoreCase(code)
-                    && !"SubscriptionNotFound".equalsIgnoreCase(code)) {
-                return Optional.empty();
-            }
-            throw mapped;
-        }
-        JsonNode properties = JSON.valueToTree(resource.properties());
-        JsonNode elasticity = properties.path("elasticityProfile");
-        Map<String, Object> all = properties.isObject() ? JSON.convertValue(properties, MAP) : Map.of();
-        return Optional.of(new Observed(VmState.ofApi(properties.path("virtualMachineState").asText()).orElse(null),
-                elasticity.path("maxReadyCapacity").asLong(-1), elasticity.path("minReadyCapacity").asLong(-1),
-                properties.path("attachedVirtualMachineScaleSetId").asText(""),
-                properties.path("provisioningState").asText(null),
-                resource.tags() == null ? Map.of() : resource.tags(), all));
-    }
 
-    /** The pool's runtime view ({@code .../runtimeViews/latest}). */
-    Health health() throws CloudException {
-        GenericResourceInner view;
-        try {
-            view = resources().getById(id() + "/runtimeViews/latest", API_VERSION);
-        } catch (RuntimeException e) {
-            throw explained("read the runtime view of " + describe(), e);
-        }
-        JsonNode properties = JSON.valueToTree(view.properties());
-        Map<String, Long> byState = new TreeMap<>();
-        for (JsonNode zone : properties.path("instanceCountSummary")) {
-            for (JsonNode count : zone.path("instanceCountsByState")) {
-                byState.merge(count.path("state").asText("unknown").toLowerCase(Locale.ROOT),
-                        count.path("count").asLong(0), Long::sum);
-            }
-        }
-        JsonNode status = properties.path("status");
-        return new Health(status.path("code").asText(null), status.path("message").asText(null), byState);
-    }
-
-    /**
-     * Puts the pool with the step's state and the configured size, sending back the other properties and the tags the
-     * GET showed; Azure's reply is not waited for.
-     */
-    private void put(ScaleSetModel scaleSet, Step step) throws CloudException {
-        Map<String, Object> properties = new LinkedHashMap<>(step.found() == null ? Map.of()
-                : step.found().properties());
-        properties.remove("provisioningState");
-        Map<String, Object> elasticity = new LinkedHashMap<>();
-        if (properties.get("elasticityProfile") instanceof Map<?, ?> existing) {
-            existing.forEach((key, value) -> elasticity.put(String.valueOf(key), value));
-        }
-        // Azure keeps maxReadyCapacity minus the scale set's instances in the pool, never fewer than
-        // minReadyCapacity (Microsoft Learn, "Standby pool size"): both at the size keep the size whatever the
-        // scale set holds.
-        elasticity.put("maxReadyCapacity", wanted.size());
-        elasticity.put("minReadyCapacity", wanted.size());
-        properties.put("elasticityProfile", elasticity);
-        properties.put("attachedVirtualMachineScaleSetId", scaleSet.id());
-        properties.put("virtualMachineState", step.state().api());
-        Map<String, String> tags = new HashMap<>(step.found() == null ? Map.of() : step.found().tags());
-        tags.put(POOL_TAG, pool.pool());
-        GenericResourceInner body = new GenericResourceInner().withLocation(scaleSet.location()).withTags(tags)
-                .withProperties(properties);
-        try {
-            resources().beginCreateOrUpdateById(id(), API_VERSION, body);
-        } catch (RuntimeException e) {
-            throw explained("put " + describe() + " (" + wanted.size() + " " + step.state().setting() + " VMs)", e);
-        }
-    }
-
-    /**
-     * Azure's error, typed as ever, with what to do when the standby pool provider is not registered. On such a
-     * refusal the SDK asks Azure to register it and waits for that up to five minutes before sending the request again
-     * (ProviderRegistrationPolicy); an identity that may not register it gets the first refusal back.
-     */
-    private static CloudException explained(String asked, RuntimeException e) {
-        CloudException mapped = ArmErrors.map(asked, e, 0);
-        if (!"missingsubscriptionregistration".equalsIgnoreCase(ArmErrors.code(e))) {
-            return mapped;
-        }
-        return new CloudException(mapped.getMessage() + "; register the provider once with: az provider register "
-                + "--namespace Microsoft.StandbyPool (it can take 30 minutes; the SDK registers it itself only for an "
-                + "identity allowed Microsoft.StandbyPool/register/action on the subscription)", e);
-    }
-
-    private String id() {
-        return "/subscriptions/" + pool.subscriptionId() + "/resourceGroups/" + pool.resourceGroup()
-                + "/providers/Microsoft.StandbyPool/standbyVirtualMachinePools/" + wanted.name();
-    }
-
-    private ResourcesClient resources() {
-        return clients.compute(pool.subscriptionId()).resourceManager().serviceClient().getResources();
-    }
 }

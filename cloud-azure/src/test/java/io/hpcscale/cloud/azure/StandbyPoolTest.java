@@ -88,7 +88,7 @@ class StandbyPoolTest {
         clients.compute(arm.subscriptionId()).resourceManager().serviceClient().getResources()
                 .beginCreateOrUpdateById("/subscriptions/" + arm.subscriptionId() + "/resourceGroups/" + rg
                         + "/providers/Microsoft.StandbyPool/standbyVirtualMachinePools/hb-standby",
-                        StandbyPoolKeeper.API_VERSION, new GenericResourceInner().withLocation("westeurope")
+                        StandbyPoolResource.API_VERSION, new GenericResourceInner().withLocation("westeurope")
                                 .withTags(tags).withProperties(properties))
                 .waitForCompletion();
     }
