@@ -25,12 +25,12 @@ import java.util.Set;
 final class SlurmPipeReader {
     /**
      * The squeue fields this agent asks for: id, partitions, state, nodes, CPUs, memory, GRES, reason, nodes, submit
-     * time, priority, oversubscribe, licences, time limit, start time, features.
+     * time, priority, oversubscribe, licences, time limit, start time, end time, features.
      * <p>
      * Features last: a constraint may hold a '|', and the last field takes the rest of the line. Licences one of
      * which will do ({@code a|b}) came with Slurm 23.02, whose squeue has --json, which the agent prefers.
      */
-    static final String SQUEUE_FORMAT = "%i|%P|%T|%D|%C|%m|%b|%r|%N|%V|%Q|%h|%W|%l|%S|%f|%e";
+    static final String SQUEUE_FORMAT = "%i|%P|%T|%D|%C|%m|%b|%r|%N|%V|%Q|%h|%W|%l|%S|%e|%f";
     /** The sinfo fields this agent asks for: node, partition, long state, CPUs, CPUs A/I/O/T, memory, GRES,
      *  reason last (it is free text). */
     static final String SINFO_FORMAT = "%N|%R|%T|%c|%C|%m|%G|%E";

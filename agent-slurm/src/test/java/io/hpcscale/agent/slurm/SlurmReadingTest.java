@@ -252,6 +252,20 @@ class SlurmReadingTest {
     }
 
     @Test
+    void aRunningJobsEndAndAnOrConstraintAreReadFromPipesFeaturesTakingTheRestOfTheLine() throws Exception {
+        runner.failing(List.of("sinfo", "--json"), 1, "sinfo: unrecognized option '--json'\n")
+                .printing(List.of("sinfo", "-h"), "node1|batch|allocated|4|4/0/0/4|8000|(null)|none\n")
+                .printing(List.of("squeue", "-h"), "20|batch|RUNNING|1|4|0|N/A|None|node1|2026-11-22T06:02:56|100|NO|"
+                        + "(null)|10:00|2026-11-22T06:03:09|2026-11-22T06:13:49|ib&(hbv3|hbv4)\n");
+
+        SchedulerJob job = jobs(adapter(SlurmAdapter.Format.AUTO).read()).get("20");
+
+        assertEquals(new JobTimes(Duration.ofMinutes(10), Instant.parse("2026-11-22T06:03:09Z"),
+                Instant.parse("2026-11-22T06:13:49Z")), job.times(), "its end as Slurm says, 40 s after start + limit");
+        assertTrue(job.asks().constraints().contains("hbv4"), "the whole OR constraint: " + job.asks().constraints());
+    }
+
+    @Test
     void aProbeThatCannotReachTheControllerDecidesNothing() {
         runner.failing(List.of("sinfo", "--json"), 1,
                 "slurm_load_node error: Unable to contact slurm controller (connect failure)\n");

@@ -55,7 +55,7 @@ final class BackfillForecast {
         List<Release> ends = new ArrayList<>(releases.size() + queue.size());
         for (Release release : releases) {
             // Past its limit, a job is about to end, but when is not known: Slurm's OverTimeLimit and KillWait, a
-            // job resumed after a suspension, run on.
+            // PBS job resumed after a suspension (PBS says no end), run on.
             ends.add(release.at() != null && release.at().isBefore(now)
                     ? new Release(release.cpus(), null, false) : release);
         }
@@ -201,7 +201,7 @@ final class BackfillForecast {
             int runA = run(a, i);
             int runB = run(b, j);
             int order;
-            if (Character.isDigit(a.charAt(i)) && Character.isDigit(b.charAt(j))) {
+            if (digit(a.charAt(i)) && digit(b.charAt(j))) {
                 int fromA = skipLeadingZeros(a, i, runA);
                 int fromB = skipLeadingZeros(b, j, runB);
                 order = runA - fromA != runB - fromB ? Integer.compare(runA - fromA, runB - fromB)
@@ -240,11 +240,16 @@ final class BackfillForecast {
         return (endA - fromA) - (endB - fromB);
     }
 
+    /** ASCII digits only: other scripts' digits would compare by their code and break the order's transitivity. */
+    private static boolean digit(char c) {
+        return c >= '0' && c <= '9';
+    }
+
     /** Where the run of digits, or of anything else, that starts at {@code from} ends. */
     private static int run(String text, int from) {
-        boolean digits = Character.isDigit(text.charAt(from));
+        boolean digits = digit(text.charAt(from));
         int end = from;
-        while (end < text.length() && Character.isDigit(text.charAt(end)) == digits) {
+        while (end < text.length() && digit(text.charAt(end)) == digits) {
             end++;
         }
         return end;

@@ -1,6 +1,7 @@
 package io.hpcscale.scaler.plan;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.math.BigInteger;
 import java.util.ArrayList;
@@ -11,8 +12,9 @@ import net.jqwik.api.constraints.Chars;
 import net.jqwik.api.constraints.StringLength;
 
 /**
- * The queue order's id comparison against a plain statement of what it means: the ids cut into runs of digits and of
- * anything else, digit runs compared by their value, others as text, then the shorter rest first.
+ * The queue order's id comparison against a plain statement of what it means (the ids cut into runs of digits and of
+ * anything else, digit runs compared by their value, others as text, then the shorter rest first), and the laws a
+ * sort needs of it.
  */
 class JobIdOrderLawsTest {
 
@@ -20,6 +22,22 @@ class JobIdOrderLawsTest {
     void comparesIdsAsTheirRunsSay(@ForAll @StringLength(max = 12) @Chars({'0', '1', '2', '9', '_', '.', 'a', '['})
             String a, @ForAll @StringLength(max = 12) @Chars({'0', '1', '2', '9', '_', '.', 'a', '['}) String b) {
         assertEquals(Integer.signum(byRuns(a, b)), Integer.signum(BackfillForecast.compareIds(a, b)), a + " vs " + b);
+    }
+
+    @Property(tries = 2000)
+    void isAnOrderAntisymmetricTransitiveAndItsTiesInterchangeable(
+            @ForAll @StringLength(max = 8) @Chars({'0', '1', '9', '_', 'a', '\u0661'}) String x,
+            @ForAll @StringLength(max = 8) @Chars({'0', '1', '9', '_', 'a', '\u0661'}) String y,
+            @ForAll @StringLength(max = 8) @Chars({'0', '1', '9', '_', 'a', '\u0661'}) String z) {
+        assertEquals(Integer.signum(BackfillForecast.compareIds(x, y)),
+                -Integer.signum(BackfillForecast.compareIds(y, x)), x + " vs " + y);
+        if (BackfillForecast.compareIds(x, y) <= 0 && BackfillForecast.compareIds(y, z) <= 0) {
+            assertTrue(BackfillForecast.compareIds(x, z) <= 0, x + " <= " + y + " <= " + z);
+        }
+        if (BackfillForecast.compareIds(x, y) == 0) {
+            assertEquals(Integer.signum(BackfillForecast.compareIds(x, z)),
+                    Integer.signum(BackfillForecast.compareIds(y, z)), x + " ~ " + y + " against " + z);
+        }
     }
 
     private static int byRuns(String a, String b) {
