@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.hpcscale.cloud.azure.fake.FakeArm;
 import io.hpcscale.cloud.azure.fake.Fault;
 import io.hpcscale.cloud.azure.fake.PowerState;
+import io.hpcscale.cloud.azure.fake.RequestKind;
 import io.hpcscale.cloud.azure.fake.RequestLog;
 import io.hpcscale.cloud.azure.fake.ScaleSetSpec;
 import io.hpcscale.cloud.azure.fake.StandbyPool;
@@ -311,6 +312,44 @@ class StandbyPoolTest {
         CloudException tidying = assertThrows(CloudException.class, provider::tidy);
         assertTrue(tidying.getMessage().contains("az provider register"), "an event of the cycle says what to do: "
                 + tidying.getMessage());
+    }
+
+    /** An identity whose role does not let it read the subscription's providers. */
+    private void registrationUnreadable() {
+        arm.faults().inject("GET", "/providers/Microsoft\\.StandbyPool$", 1, Fault.error(403, "AuthorizationFailed",
+                "The client does not have authorization to perform action "
+                        + "'Microsoft.Resources/subscriptions/providers/read' over scope '/subscriptions/"
+                        + arm.subscriptionId() + "'."));
+    }
+
+    @Test
+    void aScalerThatMayNotReadTheRegistrationGoesOnAndTheSdkRegistersTheProviderWhereItMay() throws Exception {
+        flexible("fx", false);
+        arm.standbyPools().registered(false);
+        registrationUnreadable();
+        int registrations = arm.log().count(RequestKind.REGISTER);
+
+        assertTrue(keep(settings("fx", "deallocated", 2), "fx").isPresent(), "created");
+
+        assertEquals(registrations + 1, arm.log().count(RequestKind.REGISTER),
+                "the SDK's ProviderRegistrationPolicy registered it on the refusal, then sent the read again");
+        assertEquals(2, standbyPool().maxReadyCapacity());
+    }
+
+    @Test
+    void aScalerThatMayNeitherReadNorRegisterTheProviderSaysWhatToRun() throws Exception {
+        flexible("fx", false);
+        arm.standbyPools().registered(false);
+        registrationUnreadable();
+        arm.permissions().deny("Microsoft.StandbyPool/register/action");
+
+        CloudException refused = assertThrows(CloudException.class, () -> keep(settings("fx", "deallocated", 2),
+                "fx"));
+
+        assertTrue(refused.getMessage().contains("MissingSubscriptionRegistration")
+                && refused.getMessage().contains("az provider register --namespace Microsoft.StandbyPool"),
+                refused.getMessage());
+        assertEquals(0, standbyPoolCalls("PUT"));
     }
 
     @Test

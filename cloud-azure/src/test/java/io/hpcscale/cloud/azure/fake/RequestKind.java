@@ -21,6 +21,7 @@ public enum RequestKind {
     PERMISSIONS("permissions"),
     DEPLOY("deploy"),
     VALIDATE("validate"),
+    REGISTER("register"),
     OPERATION_POLL("operation-poll"),
     OPERATION_RESULT("operation-result"),
     UNKNOWN("unknown");
@@ -39,7 +40,7 @@ public enum RequestKind {
     public boolean isWrite() {
         return switch (this) {
             case START, DEALLOCATE, POWEROFF, DELETE, PATCH_CAPACITY, PATCH, PUT, DELETE_SCALE_SET, TAGS_MERGE,
-                DEPLOY -> true;
+                DEPLOY, REGISTER -> true;
             default -> false;
         };
     }

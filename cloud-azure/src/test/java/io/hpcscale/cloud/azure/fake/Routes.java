@@ -39,6 +39,8 @@ final class Routes {
                 RequestKind.OPERATION_POLL, null, operations::status),
             Route.of("GET", scope(STANDBY_POOL), RequestKind.GET,
                 "Microsoft.StandbyPool/standbyVirtualMachinePools/read", standbyPools::get),
+            Route.of("POST", scope(SUB) + "/providers/Microsoft\\.StandbyPool/register", RequestKind.REGISTER,
+                "Microsoft.StandbyPool/register/action", standbyPools::register),
             // Who may read a provider's registration is not checked here.
             Route.of("GET", SUB + "/providers/Microsoft\\.StandbyPool", RequestKind.GET, null,
                 standbyPools::provider),

@@ -75,6 +75,17 @@ final class StandbyPoolHandlers {
         return operations.withStatusHeader(ArmResponse.json(201, reply), request, operation, "Microsoft.StandbyPool");
     }
 
+    /**
+     * {@code POST .../providers/Microsoft.StandbyPool/register}, which the management SDK's ProviderRegistrationPolicy
+     * sends when a request is refused with MissingSubscriptionRegistration, before polling the registration and
+     * sending the request again (azure-resourcemanager-resources). Azure can take 30 minutes (Learn); here it is done
+     * at once.
+     */
+    ArmResponse register(ArmRequest request) {
+        pools.registered(true);
+        return provider(request);
+    }
+
     /** {@code GET /subscriptions/{id}/providers/Microsoft.StandbyPool}: the provider and its registration. */
     ArmResponse provider(ArmRequest request) {
         ObjectNode body = Json.object();
